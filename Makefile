@@ -1,0 +1,33 @@
+# One task runner. `make check` is what CI runs (through .ci/run) and what the README calls the test command.
+PYTHON ?= python
+
+.PHONY: check lint format typecheck test test-fast golden docs bench
+
+check: lint typecheck test
+
+lint:
+	$(PYTHON) -m ruff check .
+	$(PYTHON) -m ruff format --check .
+
+format:
+	$(PYTHON) -m ruff check --fix .
+	$(PYTHON) -m ruff format .
+
+typecheck:
+	$(PYTHON) -m mypy
+
+test:
+	$(PYTHON) -m pytest
+
+test-fast:  # everything but the end-to-end runs on the local model
+	$(PYTHON) -m pytest -m "not e2e"
+
+golden:  # rewrite the golden prompts, transcripts, exports and scripted docs assets after an intended change
+	$(PYTHON) -m pytest tests/test_prompt.py tests/test_printing.py tests/test_export.py --regenerate-golden
+	$(PYTHON) scripts/make_docs_assets.py --scripted
+
+docs:  # rerun the real docs transcripts on the local model (one model run at a time)
+	flock /tmp/custom-react-model.lock $(PYTHON) scripts/make_docs_assets.py
+
+bench:
+	$(PYTHON) bench/parser_speed.py

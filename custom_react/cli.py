@@ -1,0 +1,170 @@
+"""The `custom-react` command: ask the agent a question and watch the ReAct loop work.
+
+`custom-react ask "What is 12.5% of 2480?"` picks a model from the environment (OpenAI, DeepSeek,
+any OpenAI-compatible URL, or the bundled local model on a loopback server when no key is set),
+runs `CustomReActAgent` with the default tools, and prints the live transcript and the answer.
+Exit code 0 means the agent answered; 1 means it stopped on a limit; 2 means the model could not
+be set up (the message says what to do). Model selection lives in `models.py`, tools in `tools/`.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import Annotated
+
+import openai
+import typer
+from dotenv import load_dotenv
+from langchain_core.language_models import BaseChatModel
+
+from custom_react.agent import CustomReActAgent
+from custom_react.events import AgentEvent, RunFinished
+from custom_react.local_weights import LocalModelError
+from custom_react.models import ModelConfigError, ModelSettings, describe, open_chat_model
+from custom_react.printing import ConsolePrinter, show_live
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
+
+
+@app.callback()
+def main() -> None:
+    """A readable ReAct agent: ask it a question and watch it think, act and observe."""
+
+
+Lang = Annotated[str, typer.Option("--lang", help="Prompt and label language: en or zh.")]
+Model = Annotated[str | None, typer.Option(help="Model name, bundled local model or GGUF path.")]
+BaseUrl = Annotated[
+    str | None, typer.Option(help="Any OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1")
+]
+MaxIterations = Annotated[int, typer.Option(help="Most model calls before stopping.")]
+Quiet = Annotated[bool, typer.Option("--quiet", help="Print only the final answer.")]
+Save = Annotated[
+    list[Path] | None,
+    typer.Option("--save", help="Also save the run: .md, .html or .mmd (repeatable)."),
+]
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question to answer.")],
+    lang: Lang = "en",
+    model: Model = None,
+    base_url: BaseUrl = None,
+    max_iterations: MaxIterations = 8,
+    quiet: Quiet = False,
+    save: Save = None,
+) -> None:
+    """Answer QUESTION with the ReAct loop, printing each Thought / Action / Observation."""
+    from custom_react.export import save_transcript
+
+    _check_save_suffixes(save or [])
+    load_dotenv()  # TAVILY_API_KEY and friends may live in .env
+    signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops the local server as Ctrl-C does
+    with model_errors():
+        settings = ModelSettings.from_env(model=model, base_url=base_url)
+        typer.echo(f"model: {describe(settings)}", err=True)
+        with open_chat_model(settings) as llm:
+            events = _answer(llm, question, lang=lang, max_iterations=max_iterations, quiet=quiet)
+    last = events[-1]
+    if not isinstance(last, RunFinished):
+        raise RuntimeError("The agent stream ended without a result.")
+    for path in save or []:
+        typer.echo(f"saved: {save_transcript(path, question, events, language=lang)}", err=True)
+    if quiet:
+        typer.echo(last.result.output)
+    if last.result.stop_reason != "final_answer":
+        typer.echo(f"stopped without an answer: {last.result.stop_reason}", err=True)
+        raise typer.Exit(1)
+
+
+def _answer(
+    llm: BaseChatModel, question: str, *, lang: str, max_iterations: int, quiet: bool
+) -> list[AgentEvent]:
+    """Run the agent with the default tools, printing the live transcript unless quiet."""
+    from tools import default_tools  # imported here so `--help` stays fast
+
+    agent = CustomReActAgent(
+        llm, default_tools(), max_iterations=max_iterations, language=lang, examples=True
+    )
+    printer = ConsolePrinter((lambda line: None) if quiet else None, language=lang)
+    return list(show_live(agent.stream(question), printer, spinner=False if quiet else None))
+
+
+def _check_save_suffixes(paths: list[Path]) -> None:
+    """Refuse a bad `--save` name before the long run, not after it."""
+    from custom_react.export import SUFFIXES
+
+    for path in paths:
+        if path.suffix.lower() not in SUFFIXES:
+            message = f"{path.name}: use a .md, .html or .mmd file"
+            raise typer.BadParameter(message, param_hint="--save")
+
+
+@app.command()
+def compare(
+    questions: Annotated[
+        Path, typer.Option(help="JSONL: one {id, question, expected} a line.")
+    ] = Path("questions/default.jsonl"),
+    agents: Annotated[str, typer.Option(help="Comma-separated: custom,legacy,create_agent.")] = (
+        "custom,legacy,create_agent"
+    ),
+    out: Annotated[Path, typer.Option(help="Folder for compare.json, .md and transcripts.")] = Path(
+        "runs/compare"
+    ),
+    model: Model = None,
+    base_url: BaseUrl = None,
+    max_iterations: MaxIterations = 8,
+) -> None:
+    """Run our agent, the legacy AgentExecutor and create_agent on the same questions and model."""
+    from custom_react.compare import load_questions, run_comparison
+    from custom_react.compare_report import render_table, side_by_side, to_json, to_markdown
+    from tools import default_tools
+
+    load_dotenv()
+    signal.signal(signal.SIGTERM, _interrupt)
+    with model_errors():
+        settings = ModelSettings.from_env(model=model, base_url=base_url)
+        typer.echo(f"model: {describe(settings)}", err=True)
+        with open_chat_model(settings) as llm:
+            report = run_comparison(
+                load_questions(questions), llm, default_tools, tuple(agents.split(",")),
+                max_iterations=max_iterations, model_name=describe(settings),
+                on_record=lambda record: typer.echo(f"  {record.agent}: {record.question_id}", err=True),
+            )  # fmt: skip
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "compare.json").write_text(to_json(report), encoding="utf-8")
+    (out / "compare.md").write_text(to_markdown(report), encoding="utf-8")
+    both = {"custom", "legacy"} <= set(report.agents)
+    pairs = [side_by_side(report, q.id) for q in load_questions(questions)] if both else []
+    (out / "transcripts.txt").write_text("\n\n".join(pairs), encoding="utf-8")
+    typer.echo(render_table(report))
+    typer.echo(f"saved: {out}/compare.json, compare.md, transcripts.txt", err=True)
+
+
+@contextmanager
+def model_errors() -> Iterator[None]:
+    """Turn model set-up and connection failures into one `error:` line and exit code 2."""
+    try:
+        yield
+    except (ModelConfigError, LocalModelError) as error:
+        message = str(error)
+    except openai.AuthenticationError as error:
+        message = f"the model server refused the API key ({error.message})."
+    except openai.APIError as error:
+        message = f"the model call failed: {error.message.rstrip('.')}. Is the server up?"
+    else:
+        return
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+if __name__ == "__main__":
+    app()

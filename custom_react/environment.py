@@ -1,0 +1,109 @@
+"""Facts about the machine for the prompt: operating system, working folder and what it holds.
+
+`render_environment` is a pure function from those facts to the text block the model reads;
+`describe_environment(folder)` gathers them (the OS name, the resolved folder, a sorted, bounded
+listing of its top-level entries, folders ending in "/") and renders them. A coding agent uses the
+block to write paths that exist. The listing is taken once, when the prompt is built; the agent's
+`list_files` tool sees later changes. Nothing here reads file contents or environment variables.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+from collections.abc import Sequence
+from pathlib import Path
+
+MAX_ENTRIES = 40
+
+_LABELS = {
+    "en": ("Environment:", "Operating system", "Working folder", "Files in the working folder"),
+    "zh": ("环境信息：", "操作系统", "工作文件夹", "工作文件夹中的文件"),
+}
+_EMPTY = {"en": "(empty)", "zh": "（空）"}
+_MORE = {"en": "... and {count} more", "zh": "……还有 {count} 项"}
+_SEPARATOR = {"en": ": ", "zh": "："}
+
+
+def render_environment(
+    system: str,
+    folder: str,
+    entries: Sequence[str],
+    *,
+    more: int = 0,
+    language: str = "en",
+) -> str:
+    """Render environment facts as a prompt block.
+
+    Args:
+        system: The operating system, e.g. "Linux".
+        folder: The working folder, as the model should read it.
+        entries: Names in the folder, already sorted and bounded (folders end in "/").
+        more: How many further entries were left out of `entries`.
+        language: "en" or "zh" labels.
+
+    Returns:
+        A heading line and one line per fact, the entries indented below the last one.
+    """
+    if language not in _LABELS:
+        raise ValueError(f"Unsupported language {language!r}; choose one of {sorted(_LABELS)}.")
+    heading, system_label, folder_label, files_label = _LABELS[language]
+    colon = _SEPARATOR[language]
+    lines = [
+        heading,
+        f"- {system_label}{colon}{system}",
+        f"- {folder_label}{colon}{folder}",
+        f"- {files_label}{colon}{'' if entries else _EMPTY[language]}".rstrip(),
+        *(f"  {name}" for name in entries),
+    ]
+    if more > 0:
+        lines.append("  " + _MORE[language].format(count=more))
+    return "\n".join(lines)
+
+
+def describe_environment(
+    folder: str | Path = ".", *, language: str = "en", max_entries: int = MAX_ENTRIES
+) -> str:
+    """Gather the facts for `folder` and render them (see `render_environment`).
+
+    Args:
+        folder: The working folder; it must exist.
+        language: "en" or "zh" labels.
+        max_entries: Most folder entries listed; the rest are counted.
+
+    Raises:
+        ValueError: `folder` is not an existing folder.
+    """
+    root = Path(folder).expanduser().resolve()
+    if not root.is_dir():
+        raise ValueError(f"The working folder {str(folder)!r} does not exist.")
+    names = list_entries(root)
+    return render_environment(
+        operating_system(),
+        str(root),
+        names[:max_entries],
+        more=max(0, len(names) - max_entries),
+        language=language,
+    )
+
+
+def environment_option(option: bool | str | Path, *, language: str = "en") -> str:
+    """The agent's `environment=` option as prompt text: False gives "", True describes the
+    current working folder, a path describes that folder."""
+    if option is False:
+        return ""
+    return describe_environment(Path.cwd() if option is True else option, language=language)
+
+
+def list_entries(root: Path) -> list[str]:
+    """The folder's top-level entries, sorted, folders marked with a trailing "/"."""
+    with os.scandir(root) as scan:
+        names = [entry.name + ("/" if entry.is_dir() else "") for entry in scan]
+    return sorted(names)
+
+
+def operating_system() -> str:
+    """The OS name and release, e.g. "Linux 6.1.0" or "macOS 14.5" or "Windows 11"."""
+    if platform.system() == "Darwin":
+        return f"macOS {platform.mac_ver()[0]}".strip()
+    return f"{platform.system()} {platform.release()}".strip()

@@ -1,0 +1,165 @@
+"""Draw a run as a Mermaid `sequenceDiagram`: who talks to whom, one arrow per message.
+
+`mermaid_lines` walks the step events and emits one statement per line under `sequenceDiagram`,
+with four lanes: User, Agent loop, Model and Tool. Each model call is an arrow from the loop to
+the model and its reply an arrow back; each tool call an arrow to the tool and its observation an
+arrow back (a cross for an error); format errors, unknown tools, repeated actions and limits are
+notes over the loop. Every text goes through `mermaid_text`, which keeps it on one line and free
+of the characters that end or break a Mermaid statement. Labels, file saving and the other
+formats live in `custom_react.export`; nothing here runs the agent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from custom_react import events as ev
+from custom_react.agent import STOPPED_MESSAGE
+from custom_react.export import input_text, labels_for
+
+MERMAID_TEXT_LIMIT = 80
+# Characters that end or break a Mermaid statement (`;` and a newline end one, `#` starts an
+# entity code, `%%` a comment), and the look-alikes that replace them.
+_MERMAID_UNSAFE = str.maketrans({";": ",", "#": "＃", '"': "'", "<": "‹", ">": "›", "%": "％"})
+# Participant ids: never a Mermaid keyword (`loop`, `end`, `opt`, ... are keywords in any case).
+LANES = ("User", "Agent", "Model", "Tool")
+MERMAID_LABELS = {
+    "en": {
+        "user": "User",
+        "agent": "Agent loop",
+        "model": "Model",
+        "tool": "Tool",
+        "call": "call {n}: question + steps so far ({steps})",
+        "nudge": "no steps left: write the Final Answer now",
+        "unknown_tool": "unknown tool, not run",
+        "repeated": "repeated action, not run",
+        "approve": "approve {tool}?",
+        "no": "no",
+    },
+    "zh": {
+        "user": "用户",
+        "agent": "智能体循环",
+        "model": "模型",
+        "tool": "工具",
+        "call": "第 {n} 次调用：问题 + 已有步骤（{steps}）",
+        "nudge": "步数用完：现在写出最终答案",
+        "unknown_tool": "未知工具，未运行",
+        "repeated": "重复动作，未运行",
+        "approve": "批准运行 {tool}？",
+        "no": "否",
+    },
+}
+
+
+def mermaid_text(text: str, limit: int = MERMAID_TEXT_LIMIT) -> str:
+    """Make text safe for one Mermaid statement: one printable line without `;#"<>%`, shortened."""
+    printable = "".join(char if char.isprintable() else " " for char in text)
+    flat = " ".join(printable.translate(_MERMAID_UNSAFE).split())
+    if flat.lower().startswith(("wrap:", "nowrap:")):
+        flat = "'" + flat  # a message starting with `wrap:` would be read as a directive
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def to_mermaid(question: str, events: Sequence[ev.AgentEvent], language: str = "en") -> str:
+    """Draw the run as a Mermaid `sequenceDiagram` (lanes: User, Agent loop, Model, Tool)."""
+    return (
+        "\n".join(mermaid_lines(question, events, labels_for(language) | MERMAID_LABELS[language]))
+        + "\n"
+    )
+
+
+def mermaid_lines(
+    question: str, events: Sequence[ev.AgentEvent], label: dict[str, str]
+) -> list[str]:
+    """The diagram's statements, starting with `sequenceDiagram` and the four lanes."""
+    names = (label["user"], label["agent"], label["model"], label["tool"])
+    lines = ["sequenceDiagram"]
+    lines += [f"    participant {lane} as {name}" for lane, name in zip(LANES, names, strict=True)]
+    lines.append(_message("User", "->>", "Agent", f"{label['question']}{label['sep']}{question}"))
+    calls, steps, action = 0, 0, ""
+    for event in events:
+        if isinstance(event, ev.ActionEvent | ev.ParseFailure | ev.FinalAnswerEvent):
+            calls += 1
+            call = label["call"].format(n=calls, steps=steps)
+            lines.append(_message("Agent", "->>", "Model", call))
+            steps += not isinstance(event, ev.FinalAnswerEvent)
+        if isinstance(event, ev.ActionEvent):
+            action = f"{event.tool}({input_text(event.tool_input)})"
+        if isinstance(event, ev.ObservationEvent):
+            lines += _observation_lines(event, action, label)
+        else:
+            lines += _event_lines(event, label)
+    return lines
+
+
+def _event_lines(event: ev.AgentEvent, label: dict[str, str]) -> list[str]:
+    """The statements for one event (the model call arrow before it is drawn by the caller)."""
+    match event:
+        case ev.ActionEvent(thought=thought, tool=tool):
+            # The tool arrow shows the input; here the tool name must survive the shortening.
+            reply = (
+                f"{label['thought']}{label['sep']}{mermaid_text(thought, 40)} / " if thought else ""
+            )
+            return [
+                _message("Model", "-->>", "Agent", f"{reply}{label['action']}{label['sep']}{tool}")
+            ]
+        case ev.ParseFailure(text=text, error=error, consecutive=consecutive):
+            return [
+                _message("Model", "-->>", "Agent", f"{label['reply']}{label['sep']}{text}"),
+                _note(f"{label['parse_failure']} ({consecutive}): {error}"),
+            ]
+        case ev.LimitReached(reason=reason, iterations=iterations):
+            return [
+                _note(
+                    f"{label['limit']}{label['sep']}{label['stop_reason']}{label['sep']}{reason} ({iterations})"
+                )
+            ]
+        case ev.FinalAnswerEvent(output=output, thought=thought):
+            reply = f"{label['thought']}{label['sep']}{thought} / " if thought else ""
+            return [
+                _message(
+                    "Model",
+                    "-->>",
+                    "Agent",
+                    f"{reply}{label['final_answer']}{label['sep']}{output}",
+                ),
+                _message("Agent", "-->>", "User", f"{label['final_answer']}{label['sep']}{output}"),
+            ]
+        case ev.RunFinished(result=result) if result.stop_reason != "final_answer":
+            lines = []
+            if result.output != STOPPED_MESSAGE:  # "generate": the model was asked once more
+                lines.append(_message("Agent", "->>", "Model", label["nudge"]))
+                lines.append(_message("Model", "-->>", "Agent", result.output))
+            return [*lines, _message("Agent", "-->>", "User", result.output)]
+    return []
+
+
+def _observation_lines(event: ev.ObservationEvent, action: str, label: dict[str, str]) -> list[str]:
+    """The tool call and its observation; drawn only now, when we know whether the tool ran."""
+    observation = f"{label['observation']}{label['sep']}{event.observation}"
+    match event.status:
+        case "ok":
+            return [
+                _message("Agent", "->>", "Tool", action),
+                _message("Tool", "-->>", "Agent", observation),
+            ]
+        case "error":
+            return [
+                _message("Agent", "->>", "Tool", action),
+                _message("Tool", "--x", "Agent", observation),
+            ]
+        case "denied":
+            return [
+                _message("Agent", "->>", "User", label["approve"].format(tool=event.tool)),
+                _message("User", "-->>", "Agent", label["no"]),
+                _note(observation),
+            ]
+    return [_note(f"{label.get(event.status, event.status)}{label['sep']}{event.observation}")]
+
+
+def _message(source: str, arrow: str, target: str, text: str) -> str:
+    return f"    {source}{arrow}{target}: {mermaid_text(text)}"
+
+
+def _note(text: str) -> str:
+    return f"    Note over Agent: {mermaid_text(text)}"

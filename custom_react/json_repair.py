@@ -1,0 +1,127 @@
+"""Read the first JSON object in a model's reply, repairing the mistakes small models make.
+
+`read_json_object(text, start)` copies the value that opens at `text[start]` into strict JSON in one
+pass, then hands it to `json.loads`. On the way it turns single-quoted strings into double-quoted
+ones, escapes raw newlines and inner quotes the model forgot to escape, drops trailing commas, maps
+Python's `True`/`False`/`None`, quotes bare words (`{action: search}`), and closes what a stop
+sequence cut off (an open string, a key without a value, open brackets). It stops at the end of the
+first value, so a made-up second object is never read. Linear time: each character is looked at a
+bounded number of times. It knows nothing about ReAct; `parser_json` decides what the object means.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+_PLAIN = {'"': re.compile(r'[^"\\\x00-\x1f]++'), "'": re.compile(r"[^'\"\\\x00-\x1f]++")}
+_OTHER = re.compile(r"[^\"'{}\[\]A-Za-z_\-\d]++")
+_NUMBER = re.compile(r"-?+[\d.]++(?:[eE][+-]?+\d++)?+")
+_WORD = re.compile(r"[A-Za-z_][\w-]*+")
+# A quote closes its string only before `,` `:` `}` `]` or the end (spaces allowed); any other
+# quote is one the model forgot to escape, such as `"<a href="x">"`.
+_CLOSES = re.compile(r"\s*+(?:[,:}\]]|$)")
+_VALID_ESCAPES = frozenset('"\\/bfnrt')
+_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
+_LITERALS = ("true", "false", "null")
+_WORDS = {"True": "true", "False": "false", "None": "null"} | {word: word for word in _LITERALS}
+
+
+def read_json_object(text: str, start: int = 0) -> Any | None:
+    """Parse the JSON value opening at `text[start]` (`{` or `[`), repaired; None if unreadable."""
+    try:
+        return json.loads(repair_json(text, start))
+    except (ValueError, RecursionError):
+        return None
+
+
+def repair_json(text: str, start: int = 0) -> str:
+    """Copy the value opening at `text[start]` as strict JSON text (see the module docstring)."""
+    out: list[str] = []
+    closers: list[str] = []  # what each open bracket still needs, innermost last
+    position = start
+    while position < len(text):
+        char = text[position]
+        if char in "\"'":
+            position = _copy_string(text, position, out)
+            continue
+        if char in "{[":
+            closers.append("}" if char == "{" else "]")
+            out.append(char)
+        elif char in "}]":
+            _drop_trailing_comma(out)
+            if closers:
+                out.append(closers.pop())  # a mismatched bracket is replaced by the right one
+            if not closers:
+                return "".join(out)
+        else:
+            position = _copy_token(text, position, out)
+            continue
+        position += 1
+    return _close(out, closers)
+
+
+def _copy_token(text: str, position: int, out: list[str]) -> int:
+    """Copy a number, a word (quoted unless it is a JSON literal) or other punctuation/space."""
+    if number := _NUMBER.match(text, position):
+        out.append(number.group())
+        return number.end()
+    if word := _WORD.match(text, position):
+        out.append(_WORDS.get(word.group(), json.dumps(word.group())))
+        return word.end()
+    if other := _OTHER.match(text, position):
+        out.append(other.group())
+        return other.end()
+    out.append(json.dumps(text[position]))  # a lone "-" or the like: keep it as text
+    return position + 1
+
+
+def _copy_string(text: str, start: int, out: list[str]) -> int:
+    """Copy the string opening at `text[start]` as a JSON string; return the index after it."""
+    quote, plain = text[start], _PLAIN[text[start]]
+    parts = ['"']
+    position = start + 1
+    while position < len(text):
+        if run := plain.match(text, position):
+            parts.append(run.group())
+            position = run.end()
+            continue
+        char = text[position]
+        if char == quote and _CLOSES.match(text, position + 1):
+            position += 1
+            break
+        if char == "\\" and position + 1 < len(text):
+            escaped, length = _escape(text, position)
+            parts.append(escaped)
+            position += length
+            continue
+        parts.append(json.dumps(char)[1:-1])  # an inner quote or a control character, escaped
+        position += 1
+    out.append("".join(parts) + '"')
+    return position
+
+
+def _escape(text: str, position: int) -> tuple[str, int]:
+    """The JSON form of the escape at `text[position]` (a backslash), and how many chars it used."""
+    code = text[position + 1]
+    if code in _VALID_ESCAPES or (code == "u" and _HEX4.match(text, position + 2)):
+        return "\\" + code, 2
+    if code == "'":
+        return "'", 2
+    return "\\\\", 1  # an unknown escape such as `\d`: a literal backslash, then the char
+
+
+def _drop_trailing_comma(out: list[str]) -> None:
+    while out and not out[-1].strip():
+        out.pop()
+    if out and out[-1].rstrip().endswith(","):
+        out[-1] = out[-1].rstrip()[:-1]
+
+
+def _close(out: list[str], closers: list[str]) -> str:
+    """Finish a value the reply cut off: a dangling key gets null, open brackets are closed."""
+    _drop_trailing_comma(out)
+    if out and out[-1].rstrip().endswith(":"):
+        out.append("null")
+    return "".join(out) + "".join(reversed(closers))

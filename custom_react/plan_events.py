@@ -1,0 +1,139 @@
+"""The events a plan-and-execute run yields around its executor's ReAct events, and its result.
+
+A closed set of small frozen dataclasses, named with the Plan-and-Solve / LangChain plan-and-execute
+words (plan, step, past steps, replan, response), each with a `type` literal. A run yields
+`PlanMade`, then for each step `StepStarted`, the executor's own ReAct step events
+(`custom_react.events`, without the executor's `RunFinished`) and `StepResult`, then `Replanned`
+or `FinalResponse`; `PlanParseFailure` and `StepLimitReached` when things go wrong. The last event
+is always the usual `RunFinished`, whose result is a `PlanResult`: an `AgentResult` that also holds
+the last plan and the past steps. Printing and exporting them is somebody else's job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from custom_react import events as ev
+
+PlanStage = Literal["planner", "replanner"]
+StepStatus = Literal["ok", "stopped", "error"]
+
+
+@dataclass(frozen=True)
+class PlanMade:
+    """The planner wrote the first plan."""
+
+    steps: tuple[str, ...]
+    """The steps, first step first."""
+    thought: str = ""
+    """What the planner wrote before the list."""
+    type: Literal["plan"] = "plan"
+
+
+@dataclass(frozen=True)
+class StepStarted:
+    """The executor starts on the first step of the current plan."""
+
+    number: int
+    """Which step of the run this is (1-based)."""
+    step: str
+    """The step as the plan wrote it."""
+    task: str
+    """What the executor is asked: the step; after the first, the results so far come first."""
+    type: Literal["step_started"] = "step_started"
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """The executor finished a step (or failed it); the result goes to the replanner."""
+
+    number: int
+    """Which step of the run this is (1-based)."""
+    step: str
+    """The step as the plan wrote it."""
+    result: str
+    """The executor's final answer, or what stopped it."""
+    status: StepStatus = "ok"
+    """`ok`: a final answer; `stopped`: a limit ended the step; `error`: the executor raised."""
+    type: Literal["step_result"] = "step_result"
+
+
+@dataclass(frozen=True)
+class Replanned:
+    """The replanner wrote the steps still to do."""
+
+    steps: tuple[str, ...]
+    """The new plan, first step first."""
+    thought: str = ""
+    """What the replanner wrote before the list."""
+    repeated: tuple[str, ...] = ()
+    """Steps the replanner wrote that were already done; the loop dropped them."""
+    type: Literal["replan"] = "replan"
+
+
+@dataclass(frozen=True)
+class FinalResponse:
+    """The replanner answered the question: the run's response."""
+
+    output: str
+    """The answer."""
+    thought: str = ""
+    """What the replanner wrote before it."""
+    type: Literal["response"] = "response"
+
+
+@dataclass(frozen=True)
+class PlanParseFailure:
+    """The planner's or replanner's reply held no plan (or answer); the error goes back to it."""
+
+    stage: PlanStage
+    """Who wrote the reply."""
+    text: str
+    """The reply that could not be read."""
+    error: str
+    """The message shown to the model."""
+    consecutive: int
+    """How many replies in a row failed at this stage."""
+    type: Literal["plan_parse_failure"] = "plan_parse_failure"
+
+
+@dataclass(frozen=True)
+class StepLimitReached:
+    """`max_steps` steps ran and the replanner still had steps to do."""
+
+    steps: int
+    """Steps executed."""
+    type: Literal["step_limit"] = "step_limit"
+
+
+@dataclass(frozen=True)
+class PlanResult(ev.AgentResult):
+    """What a plan-and-execute run returns; `to_dict()` is the `invoke` output.
+
+    The `AgentResult` fields mean: `messages`, the whole run (question, every planner and
+    replanner reply, each step's executor messages); `intermediate_steps`, every tool step of
+    every executor run; `iterations`, the steps executed; `stop_reason`, `final_answer`,
+    `max_iterations` (the step limit, `max_steps`) or `parse_failures`; `usage`, all model calls.
+    """
+
+    plan: list[str] = field(default_factory=list)
+    """The last plan: the steps that were still to do."""
+    past_steps: list[tuple[str, str]] = field(default_factory=list)
+    """Each executed step and its result, in order."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `AgentResult` keys plus `plan` and `past_steps`."""
+        return {**super().to_dict(), "plan": self.plan, "past_steps": self.past_steps}
+
+
+PlanEvent = (
+    PlanMade
+    | StepStarted
+    | StepResult
+    | Replanned
+    | FinalResponse
+    | PlanParseFailure
+    | StepLimitReached
+)
+PlanRunEvent = PlanEvent | ev.AgentEvent

@@ -1,0 +1,183 @@
+"""Build what the model reads: the ReAct system prompt and the scratchpad of earlier steps.
+
+Everything here is a pure function. `build_react_prompt` fills a template from `prompts/` with the
+tools (name, description, arguments), an optional few-shot block and optional environment facts,
+and returns a `ChatPromptTemplate` with three slots: `chat_history`, the `input` question, and the
+`agent_scratchpad`. The tool renderers describe tools for the text, XML and JSON formats.
+`render_scratchpad` turns the loop's LangChain message history into plain text turns, because a
+text-ReAct model never asked for provider tool calls (and OpenAI-compatible servers reject a `tool`
+message without one). It does not call the model, parse its reply or choose a format (`formats`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from string import Formatter
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
+from langchain_core.tools import BaseTool
+
+from prompts import load_template
+
+REQUIRED_VARIABLES = frozenset({"tools", "tool_names"})
+OPTIONAL_VARIABLES = frozenset({"examples", "environment"})
+OBSERVATION_PREFIX = "Observation: "
+TEXT_QUESTION = "Question: {input}"
+
+RenderTools = Callable[[Sequence[BaseTool]], str]
+RenderObservation = Callable[[str], str]
+
+
+def build_react_prompt(
+    tools: Sequence[BaseTool],
+    *,
+    language: str = "en",
+    examples: str | bool | None = None,
+    template: str | None = None,
+    environment: str = "",
+    render: RenderTools | None = None,
+    question: str = TEXT_QUESTION,
+) -> ChatPromptTemplate:
+    """Build the ReAct chat prompt.
+
+    Args:
+        tools: The tools the model may call; rendered with name, description and arguments.
+        language: "en" or "zh": which bundled template (and example) to use.
+        examples: None or False for no few-shot block, True for the bundled worked example of the
+            language, or a string holding your own example block.
+        template: A system template to use instead of the bundled one. It must contain
+            `{tools}` and `{tool_names}` and may contain `{examples}` and `{environment}`.
+        environment: Facts about the machine for `{environment}` (appended if there is none).
+        render: How tools are described (default: `render_tools`, the text format's).
+        question: The human turn with the question; it must contain `{input}`.
+
+    Returns:
+        A prompt left to fill: `input` (the question), optional `chat_history`/`agent_scratchpad`.
+
+    Raises:
+        ValueError: The template lacks a required variable or has one nobody fills.
+    """
+    system = _system_template(template, language, environment)
+    examples = load_template("examples", language) if examples is True else examples
+    prompt = ChatPromptTemplate.from_messages(
+        [
+            ("system", system),
+            MessagesPlaceholder("chat_history", optional=True),
+            ("human", question),
+            MessagesPlaceholder("agent_scratchpad", optional=True),
+        ]
+    )
+    return prompt.partial(
+        tools=(render or render_tools)(tools),
+        tool_names=", ".join(tool.name for tool in tools),
+        examples=examples or "",
+        environment=environment,
+    )
+
+
+def _system_template(template: str | None, language: str, environment: str) -> str:
+    system = template if template is not None else load_template("react", language)
+    check_template_variables(system)
+    if environment and "environment" not in template_variables(system):  # no slot: append it
+        system = system.rstrip("\n") + "\n\n{environment}\n"
+    return system
+
+
+def template_variables(template: str) -> set[str]:
+    """The `{names}` a template uses (literal `{{braces}}` are not variables)."""
+    return {name for _, name, _, _ in Formatter().parse(template) if name is not None}
+
+
+def check_template_variables(template: str) -> None:
+    """Fail early, with the names, when a system template cannot be filled."""
+    found = template_variables(template)
+    missing = REQUIRED_VARIABLES - found
+    unknown = found - REQUIRED_VARIABLES - OPTIONAL_VARIABLES
+    if missing:
+        names = ", ".join("{" + name + "}" for name in sorted(missing))
+        raise ValueError(f"The ReAct prompt template is missing {names}; add it to the template.")
+    if unknown:
+        names = ", ".join("{" + name + "}" for name in sorted(unknown))
+        raise ValueError(
+            f"The ReAct prompt template uses {names}, which nothing fills; "
+            "remove it or write literal braces as {{ and }}."
+        )
+
+
+def render_tools(tools: Sequence[BaseTool]) -> str:
+    """One block per tool: `name: description` and how to write its Action Input."""
+    return "\n".join(
+        f"{tool.name}: {tool.description.strip()}\n  {_describe_input(tool)}" for tool in tools
+    )
+
+
+def _describe_input(tool: BaseTool) -> str:
+    arguments: dict[str, Any] = tool.args
+    if not arguments:
+        return "Action Input: none"
+    if len(arguments) == 1:
+        ((name, schema),) = arguments.items()
+        return f"Action Input: {name} ({schema.get('type', 'text')}) as plain text"
+    fields = {name: schema.get("type", "string") for name, schema in arguments.items()}
+    return f"Action Input: a JSON object {json.dumps(fields)}"
+
+
+def render_tool_signatures(tools: Sequence[BaseTool]) -> str:
+    """One line per tool as a call signature (XML format): `- search(query: string): Look up...`."""
+    return "\n".join(
+        f"- {tool.name}({_signature(tool)}): {tool.description.strip()}" for tool in tools
+    )
+
+
+def _signature(tool: BaseTool) -> str:
+    arguments: dict[str, Any] = tool.args
+    return ", ".join(
+        f"{name}: {schema.get('type', 'string')}" for name, schema in arguments.items()
+    )
+
+
+def render_json_tools(tools: Sequence[BaseTool]) -> str:
+    """One block per tool (JSON format): `name: description` and the shape of its action_input."""
+    return "\n".join(
+        f"{tool.name}: {tool.description.strip()}\n  {_describe_json_input(tool)}" for tool in tools
+    )
+
+
+def _describe_json_input(tool: BaseTool) -> str:
+    arguments: dict[str, Any] = tool.args
+    if not arguments:
+        return '"action_input": ""'
+    if len(arguments) == 1:
+        ((name, schema),) = arguments.items()
+        kind = schema.get("type", "text")
+        return f'"action_input": "{name} ({kind})"'
+    fields = {name: schema.get("type", "string") for name, schema in arguments.items()}
+    return f'"action_input": {json.dumps(fields)}'
+
+
+def render_observation(observation: str) -> str:
+    """The text format's observation turn: `Observation: ...`."""
+    return OBSERVATION_PREFIX + observation
+
+
+def render_scratchpad(
+    messages: Sequence[BaseMessage], observe: RenderObservation = render_observation
+) -> list[BaseMessage]:
+    """Render the step history as the text turns a ReAct model reads.
+
+    Each `AIMessage` becomes plain assistant text (its parsed tool calls dropped) and each
+    `ToolMessage` becomes a user turn rendered by `observe` (`Observation: ...` by default; the
+    XML and JSON formats pass their own). Other messages pass through unchanged.
+    """
+    rendered: list[BaseMessage] = []
+    for message in messages:
+        if isinstance(message, ToolMessage):
+            rendered.append(HumanMessage(content=observe(str(message.content))))
+        elif isinstance(message, AIMessage):
+            rendered.append(AIMessage(content=message.text))
+        else:
+            rendered.append(message)
+    return rendered

@@ -1,0 +1,101 @@
+"""`StepRunnable`: how a generator of step events becomes a LangChain `Runnable`; the input contract.
+
+A subclass writes one method, `_loop(input, config)`, that yields step events and ends with
+`RunFinished`. This base class derives the rest: `invoke` drains the loop (printing each event when
+a printer is set) and returns the result dict; `stream` yields the events; `astream` runs the same
+loop step by step in a worker thread; `ainvoke`, `batch`, `abatch`, `with_config` and
+`astream_events` come from `Runnable`. Every run is one chain run in callbacks, and the `config`
+handed to `_loop` already carries the child callbacks, so model and tool runs nest under it.
+There is no agent logic here.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any, cast
+
+from langchain_core.messages import BaseMessage, convert_to_messages
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables.config import run_in_executor
+
+from custom_react import events as ev
+
+AgentInput = str | dict[str, Any]
+_Transformer = Callable[
+    ..., Any
+]  # LangChain types these as producing `Output` chunks, we stream events
+
+
+class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
+    """A `Runnable` whose work is a loop of step events."""
+
+    printer: Callable[[ev.AgentEvent], None] | None = None
+
+    @abstractmethod
+    def _loop(self, agent_input: AgentInput, config: RunnableConfig) -> Iterator[ev.AgentEvent]:
+        """Yield the run's step events, ending with `RunFinished`."""
+
+    def invoke(
+        self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """Run to the end and return the result dict (see `AgentResult.to_dict`)."""
+        return self._call_with_config(
+            cast(_Transformer, self._drain), input, config, run_type="chain"
+        )
+
+    def _drain(self, agent_input: AgentInput, config: RunnableConfig) -> dict[str, Any]:
+        event: ev.AgentEvent | None = None
+        for event in self._loop(agent_input, config):
+            if self.printer is not None:
+                self.printer(event)
+        if not isinstance(event, ev.RunFinished):
+            raise RuntimeError("The agent loop ended without a RunFinished event.")
+        return event.result.to_dict()
+
+    def stream(  # type: ignore[override]  # yields step events, not partial result dicts
+        self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Iterator[ev.AgentEvent]:
+        """Yield each step event as it happens; the last one is `RunFinished`."""
+        loop = cast(_Transformer, self._stream_loop)
+        events = self._transform_stream_with_config(iter([input]), loop, config, run_type="chain")
+        yield from cast(Iterator[ev.AgentEvent], events)
+
+    def _stream_loop(
+        self, inputs: Iterator[AgentInput], config: RunnableConfig
+    ) -> Iterator[ev.AgentEvent]:
+        yield from self._loop(next(inputs), config)
+
+    async def astream(  # type: ignore[override]
+        self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> AsyncIterator[ev.AgentEvent]:
+        """Async `stream`: the same loop, each step run in a worker thread."""
+
+        async def one_input() -> AsyncIterator[AgentInput]:
+            yield input
+
+        loop = cast(_Transformer, self._astream_loop)
+        events = self._atransform_stream_with_config(one_input(), loop, config, run_type="chain")
+        async for event in cast(AsyncIterator[ev.AgentEvent], events):
+            yield event
+
+    async def _astream_loop(
+        self, inputs: AsyncIterator[AgentInput], config: RunnableConfig
+    ) -> AsyncIterator[ev.AgentEvent]:
+        agent_input = await anext(inputs)
+        steps, done = self._loop(agent_input, config), object()
+        while (event := await run_in_executor(config, next, steps, done)) is not done:
+            yield cast(ev.AgentEvent, event)
+
+
+def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
+    """Accept a question string or `{"input": str, "chat_history": [...]}`.
+
+    Raises:
+        TypeError: Anything else, with the shape the agent expects.
+    """
+    if isinstance(agent_input, str):
+        return agent_input, []
+    if not isinstance(agent_input, dict) or not isinstance(agent_input.get("input"), str):
+        raise TypeError('The agent takes a question string or {"input": "<question>"}.')
+    return agent_input["input"], convert_to_messages(agent_input.get("chat_history") or [])

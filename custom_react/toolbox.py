@@ -1,0 +1,162 @@
+"""Everything between "the model named a tool" and "here is the observation".
+
+`resolve_tool` forgives how models write tool names (case, markdown, escapes, trailing punctuation,
+a unique prefix). `tool_arguments` maps an Action Input (a call's positional arguments included)
+onto the tool's argument schema; `bind_arguments` also gives the input to show. `run_tool`
+asks for approval when the tool requires it, runs it, and turns any exception into an error observation:
+a failing tool is information for the model, never the end of the run. `truncate` keeps observations
+short with a visible marker. Nothing here calls the model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import patch_config
+from langchain_core.tools import BaseTool
+
+from custom_react.parser import ActionInput
+from custom_react.tool_call import POSITIONAL_ARGS
+
+Approve = Callable[[str, dict[str, Any]], bool]
+"""Asked before a tool with `metadata={"requires_approval": True}` runs: (name, args) -> yes?"""
+
+APPROVAL_CONFIG_KEY = "custom_react_approved"
+"""Set in the tool's `configurable` only for a call the user approved; tools may check it too."""
+
+_NOISE = re.compile(r"[*`\"'\\\[\](){}<>]+")
+_TRAILING = re.compile(r"[\s.,:;!?。，：；！？]+$")
+_SEPARATORS = re.compile(r"[\s-]+")
+_MIN_PREFIX = 3
+
+
+def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
+    """Find the tool the model meant.
+
+    Tries, in order: the exact name; the name in any case; the name without markdown, quotes,
+    escapes and trailing punctuation (spaces and hyphens read as underscores); a unique prefix
+    either way (`calc` -> `calculator`). Returns None when nothing or more than one tool fits.
+    """
+    by_name = {tool.name: tool for tool in tools}
+    if name in by_name:
+        return by_name[name]
+    lowered = {tool.name.lower(): tool for tool in tools}
+    if name.lower() in lowered:
+        return lowered[name.lower()]
+    cleaned = clean_tool_name(name)
+    if cleaned in lowered:
+        return lowered[cleaned]
+    if len(cleaned) < _MIN_PREFIX:
+        return None
+    matches = [
+        tool
+        for known, tool in lowered.items()
+        if known.startswith(cleaned) or cleaned.startswith(known)
+    ]
+    return matches[0] if len(matches) == 1 else None
+
+
+def clean_tool_name(name: str) -> str:
+    """`**Search**.` -> `search`; `read\\_file` -> `read_file`; `read file` -> `read_file`."""
+    text = _NOISE.sub("", name.replace("\\_", "_"))
+    text = _TRAILING.sub("", text.strip())
+    return _SEPARATORS.sub("_", text).lower()
+
+
+def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
+    """Map an Action Input onto the tool's arguments.
+
+    A string fills a one-argument tool; a JSON object is used as given, except that a one-key
+    object whose key does not exist is renamed to the tool's only argument. Positional arguments
+    of a call (`write_file("a.txt", "hi")`, kept under `POSITIONAL_ARGS`) fill the arguments not
+    given by keyword, in schema order; extra ones are joined into the last. Tools without
+    arguments ignore the input.
+    """
+    fields = list(tool.args)
+    if not fields:
+        return {}
+    if isinstance(tool_input, str):
+        return {fields[0]: tool_input}
+    if POSITIONAL_ARGS in tool_input:
+        return _bind_positional(fields, tool_input)
+    if len(fields) == 1 and len(tool_input) == 1 and fields[0] not in tool_input:
+        return {fields[0]: next(iter(tool_input.values()))}
+    return dict(tool_input)
+
+
+def _bind_positional(fields: list[str], tool_input: dict[str, Any]) -> dict[str, Any]:
+    keywords = {key: value for key, value in tool_input.items() if key != POSITIONAL_ARGS}
+    values = list(tool_input[POSITIONAL_ARGS])
+    free = [name for name in fields if name not in keywords] or fields[-1:]
+    if len(values) > len(free):  # `search("rose", "price")` -> query="rose, price"
+        rest = values[len(free) - 1 :]
+        values[len(free) - 1 :] = [", ".join(v if isinstance(v, str) else str(v) for v in rest)]
+    return {**dict(zip(free, values, strict=False)), **keywords}
+
+
+def bind_arguments(
+    tool: BaseTool | None, tool_input: ActionInput
+) -> tuple[dict[str, Any], ActionInput]:
+    """`(args, tool_input)` for one action: the arguments to call the tool with (`{"input": ...}`
+    for an unknown tool), and the input to show and record -- as parsed, except that positional
+    call arguments (`write_file("a.txt", "hi")`) are shown mapped onto their names."""
+    if tool is None:
+        return {"input": tool_input}, tool_input
+    args = tool_arguments(tool, tool_input)
+    positional = isinstance(tool_input, dict) and POSITIONAL_ARGS in tool_input
+    return args, args if positional else tool_input
+
+
+def run_tool(
+    tool: BaseTool,
+    args: dict[str, Any],
+    config: RunnableConfig,
+    approve: Approve | None,
+) -> tuple[str, bool]:
+    """Run one tool and return `(observation, is_error)`; never raises for the tool's failures."""
+    # Only this function grants approval: a key smuggled in through the caller's config is dropped.
+    config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: False})
+    if (tool.metadata or {}).get("requires_approval"):
+        if approve is None:
+            return (
+                f"{tool.name} needs the user's approval and no approval callback is set; "
+                "nothing was run. Try another way or give the Final Answer.",
+                True,
+            )
+        if not approve(tool.name, args):
+            return (
+                f"The user did not approve running {tool.name}; nothing was run. "
+                "Try another way or give the Final Answer.",
+                True,
+            )
+        config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: True})
+    try:
+        # Only the tool call is guarded: its failure is an observation the model can act on.
+        result = tool.invoke(args, config=config)
+    except Exception as error:  # any tool error becomes an observation
+        return f"Error: {tool.name} failed: {type(error).__name__}: {error}", True
+    return str(getattr(result, "content", result)), False
+
+
+def truncate(text: str, max_chars: int | None) -> str:
+    """Cut `text` to `max_chars`, saying how much was left out."""
+    if max_chars is None or len(text) <= max_chars:
+        return text
+    return f"{text[:max_chars]}\n...[truncated {len(text) - max_chars} characters]"
+
+
+def unknown_tool_message(name: str, tools: Sequence[BaseTool]) -> str:
+    """The observation for a tool name that matches nothing."""
+    valid = ", ".join(tool.name for tool in tools)
+    return f"{name!r} is not a valid tool. Use one of: {valid}."
+
+
+def repeated_action_message(name: str, earlier: str) -> str:
+    """The observation for a (tool, input) pair that already ran: its old result, not a rerun."""
+    return (
+        f"You already ran {name} with this input; its observation was: {earlier}\n"
+        "Do not repeat it: use that result, try a different input, or write the Final Answer."
+    )

@@ -1,0 +1,270 @@
+"""Regenerate the transcripts and sequence diagrams the docs show, from real and scripted runs.
+
+Real runs use the configured model (by default the bundled local model); scripted runs replay
+fixed model replies through the real loop and the real tools, so every failure mode can be shown
+exactly. Each run is saved as `docs/assets/<name>.txt` (the console transcript), `.md`, `.html`
+and `.mmd` (a Mermaid diagram, from `custom_react.export.save_transcript`); a scripted run also
+gets `<name>_replies.txt`, the raw replies the scripted model gave. Then every region of
+`docs/*.md` marked `<!-- embed: PATH -->` ... `<!-- /embed -->` is refilled with the current
+content of PATH (relative to the page; Markdown files go in as they are, other files in a code
+fence), so no diagram in the docs is drawn by hand. The side-by-side comparison transcript comes
+from the saved results of `bench/compare_local.py` (`bench/results/compare_local.json`).
+
+    flock /tmp/custom-react-model.lock python scripts/make_docs_assets.py   # everything
+    python scripts/make_docs_assets.py --scripted                           # no model needed
+    python scripts/make_docs_assets.py --embed                              # only refill docs
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.tools import BaseTool
+
+from custom_react import ConsolePrinter, CustomReActAgent
+from custom_react import events as ev
+from custom_react.export import save_transcript
+from tools import calculator, default_tools, make_search_tool, make_workspace_tools
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+ASSETS = DOCS / "assets"
+FORMATS = (".txt", ".md", ".html", ".mmd")
+EMBED = re.compile(r"(<!-- embed: (?P<path>\S+) -->\n)(?P<body>.*?)(<!-- /embed -->)", re.DOTALL)
+FENCES = {".mmd": "mermaid", ".txt": "text"}
+COMPARISON = ROOT / "bench" / "results" / "compare_local.json"
+COMPARISON_QUESTION = "rose-markup"
+
+
+@dataclass(frozen=True)
+class Run:
+    """One documented run: the question, and scripted replies (None: ask the real model)."""
+
+    question: str
+    replies: list[str] | None = None
+    language: str = "en"
+    options: dict[str, Any] = field(default_factory=dict)
+    workspace: bool = False
+    """Give the agent the workspace tools (with a scripted user who refuses `rm` commands)."""
+
+
+REAL_RUNS = {
+    "real_percent": Run("What is 12.5% of 2480?"),
+    "real_rose": Run("What is the wholesale price of a rose stem in China, plus a 5% markup?"),
+    "real_rose_zh": Run("玫瑰在中国的批发价每枝多少钱？加价 5% 以后是多少？", language="zh"),
+}
+SCRIPTED_RUNS = {
+    "made_up_observation": Run(
+        "What is 12.5% of 2480?",
+        [
+            "Thought: I need 12.5% of 2480.\nAction: calculator\nAction Input: 12.5% of 2480\n"
+            "Observation: 400\nThought: I now know the final answer\nFinal Answer: 400",
+            "Thought: I now know the final answer\nFinal Answer: 12.5% of 2480 is 310.",
+        ],
+    ),
+    "bad_format": Run(
+        "What is 17 * 23?",
+        [
+            "Thought: I should multiply the two numbers.",
+            "Thought: I will use the calculator.\nAction: calculator\nAction Input: 17 * 23",
+            "Thought: I now know the final answer\nFinal Answer: 17 * 23 = 391.",
+        ],
+    ),
+    "format_limit": Run(
+        "What is 17 * 23?",
+        ["Thought: Let me think.", "Thought: Still thinking.", "Thought: Hmm."],
+    ),
+    "unknown_tool": Run(
+        "What does a rose cost wholesale in Kunming?",
+        [
+            "Thought: I will look it up.\nAction: web_browser\nAction Input: rose price Kunming",
+            "Thought: I must use a listed tool.\nAction: **Search**\nAction Input: rose wholesale price Kunming",
+            "Thought: I now know the final answer\nFinal Answer: About 1 yuan per stem (early 2025).",
+        ],
+    ),
+    "repeated_action": Run(
+        "What is 24 * 19.99?",
+        [
+            "Thought: Multiply.\nAction: calculator\nAction Input: 24 * 19.99",
+            "Thought: Let me check that again.\nAction: calculator\nAction Input: 24 * 19.99",
+            "Thought: I now know the final answer\nFinal Answer: 24 * 19.99 = 479.76.",
+        ],
+    ),
+    "tool_error": Run(
+        "What is 2 to the power of 99999, and then 2 to the power of 10?",
+        [
+            "Thought: Compute the first power.\nAction: calculator\nAction Input: 2 ** 99999",
+            "Thought: That is too large; do the second one.\nAction: calculator\nAction Input: 2 ** 10",
+            "Thought: I now know the final answer\nFinal Answer: 2**99999 is too large to compute here; 2**10 = 1024.",
+        ],
+    ),
+    "iteration_limit": Run(
+        "What is the price of gold?",
+        [
+            "Thought: Search.\nAction: search\nAction Input: gold price",
+            "Thought: Search again.\nAction: search\nAction Input: gold price per ounce March 2025",
+        ],
+        options={"max_iterations": 2},
+    ),
+    "generate_on_limit": Run(
+        "What is the price of gold per ounce?",
+        [
+            "Thought: Search.\nAction: search\nAction Input: gold price per ounce March 2025",
+            "Thought: I now know the final answer\nFinal Answer: About 3,100 dollars per ounce (end of March 2025).",
+        ],
+        options={"max_iterations": 1, "early_stopping_method": "generate"},
+    ),
+    "approval": Run(
+        "Clean up the workspace, then say hello from the terminal.",
+        [
+            "Thought: Delete everything first.\nAction: run_terminal_command\nAction Input: rm -rf ./*",
+            "Thought: The user refused. Just say hello.\nAction: run_terminal_command\nAction Input: echo hello",
+            "Thought: I now know the final answer\nFinal Answer: I did not delete anything (not approved); the terminal said hello.",
+        ],
+        workspace=True,
+    ),
+}
+
+
+def say(text: str) -> None:
+    """Progress for the person running the script."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def run_and_save(name: str, run: Run, llm: BaseChatModel, out: Path) -> list[ev.AgentEvent]:
+    """Run the agent once and write the four asset files for `name` into `out`."""
+    with tempfile.TemporaryDirectory() as workspace:
+        tools = _tools_for(run, Path(workspace))
+        agent = CustomReActAgent(
+            llm, tools, language=run.language, examples=True, approve=refuse_rm, **run.options
+        )
+        events = list(agent.stream(run.question))
+    lines: list[str] = []
+    printer = ConsolePrinter(lines.append, language=run.language, color=False)
+    for event in events:
+        printer(event)
+    out.mkdir(parents=True, exist_ok=True)
+    question_label = "问题：" if run.language == "zh" else "Question: "
+    text = "\n".join([question_label + run.question, *lines]) + "\n"
+    (out / f"{name}.txt").write_text(text, encoding="utf-8")
+    for suffix in FORMATS[1:]:
+        save_transcript(out / f"{name}{suffix}", run.question, events, run.language)
+    return events
+
+
+def refuse_rm(tool: str, args: dict[str, Any]) -> bool:
+    """The scripted user: approves every command except one that deletes files."""
+    return not str(args.get("command", "")).lstrip().startswith("rm")
+
+
+def _tools_for(run: Run, workspace: Path) -> list[BaseTool]:
+    if run.replies is None:
+        return default_tools()
+    tools = [make_search_tool(tavily_api_key=None), calculator]
+    return [*tools, *make_workspace_tools(workspace)] if run.workspace else tools
+
+
+def scripted_model(run: Run) -> GenericFakeChatModel:
+    """A model that answers with the run's replies, in order (and fails if asked once more)."""
+    return GenericFakeChatModel(messages=iter(run.replies or []))
+
+
+def make_scripted(out: Path = ASSETS) -> None:
+    """Write the assets of every scripted run."""
+    for name, run in SCRIPTED_RUNS.items():
+        run_and_save(name, run, scripted_model(run), out)
+        replies = [
+            f"--- model reply {n} ---\n{reply}" for n, reply in enumerate(run.replies or [], 1)
+        ]
+        (out / f"{name}_replies.txt").write_text("\n".join(replies) + "\n", encoding="utf-8")
+        say(f"scripted: {name}")
+
+
+def make_real(out: Path = ASSETS) -> None:
+    """Write the assets of the real runs, on the model the environment configures."""
+    from custom_react.models import ModelSettings, describe, open_chat_model
+
+    settings = ModelSettings.from_env()
+    say(f"model: {describe(settings)}")
+    with open_chat_model(settings) as llm:
+        for name, run in REAL_RUNS.items():
+            events = run_and_save(name, run, llm, out)
+            final = events[-1]
+            reason = final.result.stop_reason if isinstance(final, ev.RunFinished) else "?"
+            say(f"real: {name} ({reason})")
+
+
+def make_comparison(out: Path = ASSETS) -> None:
+    """Copy the saved comparison results into the docs: one question side by side, the tables.
+
+    The docs embed these copies, not `bench/results/` itself, so rerunning the benchmark does not
+    change a page until this script is run again (and the text around the tables is reread).
+    """
+    from custom_react.compare_report import ComparisonReport, RunRecord, side_by_side
+
+    if not COMPARISON.is_file():
+        say(f"skipped: {COMPARISON.relative_to(ROOT)} is missing (run bench/compare_local.py)")
+        return
+    data = json.loads(COMPARISON.read_text(encoding="utf-8"))
+    data.pop("totals", None)
+    data["records"] = [RunRecord(**record) for record in data["records"]]
+    report = ComparisonReport(**data)
+    text = side_by_side(report, COMPARISON_QUESTION, "custom", "legacy")
+    (out / f"compare_{COMPARISON_QUESTION}.txt").write_text(text + "\n", encoding="utf-8")
+    tables = COMPARISON.with_suffix(".md").read_text(encoding="utf-8")
+    (out / "compare_local.md").write_text(tables, encoding="utf-8")
+    say(f"comparison: compare_{COMPARISON_QUESTION}.txt, compare_local.md")
+
+
+def refilled(page: Path) -> str:
+    """The text of doc `page` with every embed region holding its file's current content."""
+    text = page.read_text(encoding="utf-8")
+    return EMBED.sub(lambda match: match[1] + fenced_file(page, match["path"]) + match[4], text)
+
+
+def fenced_file(page: Path, relative: str) -> str:
+    """The file `relative` (to `page`'s folder) in a code fence that fits its kind."""
+    path = (page.parent / relative).resolve()
+    text = path.read_text(encoding="utf-8").rstrip("\n")
+    if path.suffix == ".md":  # Markdown goes in as it is, its headings two levels down
+        return re.sub(r"^#", "###", text, flags=re.MULTILINE) + "\n"
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{FENCES.get(path.suffix, 'text')}\n{text}\n{fence}\n"
+
+
+def embed_all(docs: Path = DOCS) -> None:
+    """Refill every embed region of `docs/*.md` with its file's current content."""
+    for page in sorted(docs.glob("*.md")):
+        updated = refilled(page)
+        if updated != page.read_text(encoding="utf-8"):
+            page.write_text(updated, encoding="utf-8")
+            say(f"embedded: {page.relative_to(ROOT)}")
+
+
+def main() -> None:
+    """Parse the arguments and regenerate what they ask for."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    choice = parser.add_mutually_exclusive_group()
+    choice.add_argument("--scripted", action="store_true", help="only the scripted runs")
+    choice.add_argument("--embed", action="store_true", help="only refill the docs' embeds")
+    args = parser.parse_args()
+    if not args.embed:
+        make_scripted()
+        make_comparison()
+    if not (args.embed or args.scripted):
+        make_real()
+    embed_all()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""Shared test helpers: scripted chat models and small tools whose calls we can count."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.tools import BaseTool, tool
+
+from custom_react import events as ev
+
+
+@dataclass
+class Script:
+    """A scripted model plus a way to check every reply was used."""
+
+    replies: list[str | AIMessage]
+    _iterator: Iterator[str | AIMessage] = field(init=False)
+    model: GenericFakeChatModel = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._iterator = iter(self.replies)
+        self.model = GenericFakeChatModel(messages=self._iterator)
+
+    def assert_consumed(self) -> None:
+        assert next(self._iterator, None) is None, "the agent made fewer model calls than scripted"
+
+
+@pytest.fixture
+def script() -> Any:
+    return lambda *replies: Script(list(replies))
+
+
+class Calls:
+    """Records tool calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[Any] = []
+
+
+@pytest.fixture
+def calls() -> Calls:
+    return Calls()
+
+
+@pytest.fixture
+def tools(calls: Calls) -> list[BaseTool]:
+    @tool
+    def calculator(expression: str) -> str:
+        """Evaluate an arithmetic expression such as 2 * (3 + 4)."""
+        calls.calls.append(("calculator", expression))
+        allowed = set("0123456789+-*/(). ")
+        if not set(expression) <= allowed:
+            raise ValueError(f"cannot evaluate {expression!r}")
+        return str(eval(expression))  # test-only tool over digits and operators
+
+    @tool
+    def search(query: str) -> str:
+        """Look up facts and prices."""
+        calls.calls.append(("search", query))
+        facts = {
+            "rose": "A rose stem costs 1.2 yuan wholesale in Kunming.",
+            "玫瑰": "玫瑰批发价每枝 1.2 元。",
+        }
+        return next((text for key, text in facts.items() if key in query), "No result.")
+
+    return [calculator, search]
+
+
+def summarize(events: list[ev.AgentEvent]) -> list[tuple[Any, ...]]:
+    """Events without their random call ids, for exact comparison."""
+    rows: list[tuple[Any, ...]] = []
+    for event in events:
+        match event:
+            case ev.ActionEvent():
+                rows.append(("action", event.tool, event.tool_input))
+            case ev.ObservationEvent():
+                rows.append(("observation", event.status, event.observation))
+            case ev.ParseFailure():
+                rows.append(("parse_failure", event.consecutive))
+            case ev.LimitReached():
+                rows.append(("limit_reached", event.reason, event.iterations))
+            case ev.FinalAnswerEvent():
+                rows.append(("final_answer", event.output))
+            case ev.RunFinished():
+                rows.append(("result", event.result.stop_reason, event.result.iterations))
+    return rows
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--regenerate-golden",
+        action="store_true",
+        help="rewrite the golden files under tests/golden from the current output",
+    )
+
+
+@pytest.fixture
+def regenerate(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--regenerate-golden"))

@@ -1,0 +1,375 @@
+"""The ReAct loop, driven by scripted models: the exact events for each path through the loop."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage
+from langchain_core.tools import BaseTool, tool
+
+from custom_react import CustomReActAgent
+from custom_react.agent import GENERATE_FINAL_ANSWER, STOPPED_MESSAGE
+from tests.conftest import summarize
+
+
+def run(agent: CustomReActAgent, question: str = "question") -> tuple[list[Any], dict[str, Any]]:
+    events = list(agent.stream(question))
+    return summarize(events), events[-1].result.to_dict()
+
+
+def test_direct_final_answer(script, tools, calls):
+    model = script("Thought: I know this.\nFinal Answer: Paris")
+    events, result = run(CustomReActAgent(model.model, tools))
+    assert events == [("final_answer", "Paris"), ("result", "final_answer", 1)]
+    assert result["output"] == "Paris" and result["intermediate_steps"] == []
+    assert calls.calls == []
+    model.assert_consumed()
+
+
+def test_one_tool_call(script, tools, calls):
+    model = script(
+        "Thought: compute it\nAction: calculator\nAction Input: 2 * (3 + 4)",
+        "Thought: I now know the final answer\nFinal Answer: 14",
+    )
+    events, result = run(CustomReActAgent(model.model, tools))
+    assert events == [
+        ("action", "calculator", "2 * (3 + 4)"),
+        ("observation", "ok", "14"),
+        ("final_answer", "14"),
+        ("result", "final_answer", 2),
+    ]
+    assert calls.calls == [("calculator", "2 * (3 + 4)")]
+    ((action, observation),) = result["intermediate_steps"]
+    assert (action.tool, action.tool_input, observation) == ("calculator", "2 * (3 + 4)", "14")
+    model.assert_consumed()
+
+
+def test_several_tool_calls_feed_each_observation_back(script, tools, calls):
+    model = script(
+        "Thought: find the price\nAction: search\nAction Input: rose price",
+        "Thought: add 5%\nAction: calculator\nAction Input: 1.2 * 1.05",
+        "Final Answer: 1.26 yuan",
+    )
+    agent = CustomReActAgent(model.model, tools)
+    events, result = run(agent, "rose price plus 5%?")
+    assert events == [
+        ("action", "search", "rose price"),
+        ("observation", "ok", "A rose stem costs 1.2 yuan wholesale in Kunming."),
+        ("action", "calculator", "1.2 * 1.05"),
+        ("observation", "ok", "1.26"),
+        ("final_answer", "1.26 yuan"),
+        ("result", "final_answer", 3),
+    ]
+    assert [type(m).__name__ for m in result["messages"]] == [
+        "HumanMessage", "AIMessage", "ToolMessage", "AIMessage", "ToolMessage", "AIMessage",
+    ]  # fmt: skip
+    model.assert_consumed()
+
+
+def test_the_model_reads_earlier_observations(script, tools):
+    model = script("Action: search\nAction Input: rose", "Final Answer: 1.2")
+    seen: list[list[Any]] = []
+    original = model.model._generate
+
+    def spy(messages, *args, **kwargs):
+        seen.append(messages)
+        return original(messages, *args, **kwargs)
+
+    object.__setattr__(model.model, "_generate", spy)
+    run(CustomReActAgent(model.model, tools))
+    second_call = seen[1]
+    assert [m.type for m in second_call] == ["system", "human", "ai", "human"]
+    assert (
+        second_call[-1].content == "Observation: A rose stem costs 1.2 yuan wholesale in Kunming."
+    )
+    assert second_call[-2].content == "Action: search\nAction Input: rose"
+
+
+def test_unknown_tool_then_recovery(script, tools, calls):
+    model = script(
+        "Thought: look it up\nAction: web_browser\nAction Input: rose",
+        "Action: **Search**\nAction Input: rose",
+        "Final Answer: 1.2 yuan",
+    )
+    events, _ = run(CustomReActAgent(model.model, tools))
+    assert events == [
+        ("action", "web_browser", "rose"),
+        (
+            "observation",
+            "unknown_tool",
+            "'web_browser' is not a valid tool. Use one of: calculator, search.",
+        ),
+        ("action", "search", "rose"),
+        ("observation", "ok", "A rose stem costs 1.2 yuan wholesale in Kunming."),
+        ("final_answer", "1.2 yuan"),
+        ("result", "final_answer", 3),
+    ]
+    assert calls.calls == [("search", "rose")]
+
+
+def test_tool_that_raises_becomes_an_error_observation(script, tools):
+    model = script(
+        "Action: calculator\nAction Input: two plus two",
+        "Action: calculator\nAction Input: 2 + 2",
+        "Final Answer: 4",
+    )
+    events, result = run(CustomReActAgent(model.model, tools))
+    assert events[1] == (
+        "observation",
+        "error",
+        "Error: calculator failed: ValueError: cannot evaluate 'two plus two'",
+    )
+    assert events[2:] == [
+        ("action", "calculator", "2 + 2"),
+        ("observation", "ok", "4"),
+        ("final_answer", "4"),
+        ("result", "final_answer", 3),
+    ]
+    assert result["messages"][2].status == "error"
+
+
+def test_parse_failure_is_fed_back_then_recovery(script, tools):
+    model = script("Thought: hmm, let me think", "Final Answer: 42")
+    agent = CustomReActAgent(model.model, tools)
+    events = list(agent.stream("q"))
+    assert summarize(events) == [
+        ("parse_failure", 1),
+        ("final_answer", "42"),
+        ("result", "final_answer", 2),
+    ]
+    result = events[-1].result
+    assert result.messages[2].content.startswith("Observation: Invalid format")
+    assert result.intermediate_steps[0][0].tool == "_Exception"
+
+
+def test_consecutive_parse_failures_are_capped(script, tools):
+    model = script("Thought:", "Thought: still thinking", "Thought: more")
+    agent = CustomReActAgent(model.model, tools, max_consecutive_parse_failures=3)
+    events, result = run(agent)
+    assert events == [
+        ("parse_failure", 1),
+        ("parse_failure", 2),
+        ("parse_failure", 3),
+        ("limit_reached", "parse_failures", 3),
+        ("result", "parse_failures", 3),
+    ]
+    assert result["output"] == STOPPED_MESSAGE
+    model.assert_consumed()
+
+
+def test_parse_failure_count_resets_after_a_good_step(script, tools):
+    model = script(
+        "Thought: a", "Action: calculator\nAction Input: 1 + 1", "Thought: b", "Final Answer: 2"
+    )
+    events, _ = run(CustomReActAgent(model.model, tools, max_consecutive_parse_failures=2))
+    assert events[-1] == ("result", "final_answer", 4)
+
+
+def test_repeated_action_is_answered_from_memory_not_rerun(script, tools, calls):
+    model = script(
+        "Action: search\nAction Input: rose",
+        "Action: search\nAction Input:  rose ",
+        "Final Answer: 1.2",
+    )
+    events, _ = run(CustomReActAgent(model.model, tools))
+    assert events[3][0:2] == ("observation", "repeated")
+    assert "already ran search" in events[3][2] and "1.2 yuan" in events[3][2]
+    assert calls.calls == [("search", "rose")]
+
+
+def test_repeated_action_allowed_runs_again(script, tools, calls):
+    model = script(
+        "Action: search\nAction Input: rose",
+        "Action: search\nAction Input: rose",
+        "Final Answer: x",
+    )
+    run(CustomReActAgent(model.model, tools, repeated_action="allow"))
+    assert calls.calls == [("search", "rose"), ("search", "rose")]
+
+
+def test_max_iterations_force(script, tools):
+    model = script(
+        "Action: calculator\nAction Input: 1 + 1", "Action: calculator\nAction Input: 2 + 2"
+    )
+    events, result = run(CustomReActAgent(model.model, tools, max_iterations=2))
+    assert events == [
+        ("action", "calculator", "1 + 1"),
+        ("observation", "ok", "2"),
+        ("action", "calculator", "2 + 2"),
+        ("observation", "ok", "4"),
+        ("limit_reached", "max_iterations", 2),
+        ("result", "max_iterations", 2),
+    ]
+    assert result["output"] == STOPPED_MESSAGE
+    model.assert_consumed()
+
+
+def test_max_iterations_generate_asks_once_more(script, tools):
+    model = script(
+        "Action: calculator\nAction Input: 1 + 1",
+        "Thought: I must answer now.\nFinal Answer: It is 2.",
+    )
+    agent = CustomReActAgent(model.model, tools, max_iterations=1, early_stopping_method="generate")
+    events, result = run(agent)
+    assert events[-2:] == [("limit_reached", "max_iterations", 1), ("result", "max_iterations", 1)]
+    assert result["output"] == "It is 2."
+    model.assert_consumed()
+
+
+def test_generate_prompt_tells_the_model_to_answer(script, tools):
+    model = script("Action: calculator\nAction Input: 1 + 1", "Final Answer: 2")
+    prompts: list[Any] = []
+    original = model.model._generate
+
+    def spy(messages, *args, **kwargs):
+        prompts.append(messages)
+        return original(messages, *args, **kwargs)
+
+    object.__setattr__(model.model, "_generate", spy)
+    run(CustomReActAgent(model.model, tools, max_iterations=1, early_stopping_method="generate"))
+    assert prompts[-1][-1].content == GENERATE_FINAL_ANSWER
+
+
+def test_max_execution_time(script, calls):
+    @tool
+    def slow(text: str) -> str:
+        """Sleep a little."""
+        time.sleep(0.2)
+        return "done"
+
+    model = script("Action: slow\nAction Input: x")
+    events, _ = run(CustomReActAgent(model.model, [slow], max_execution_time=0.1))
+    assert events == [
+        ("action", "slow", "x"),
+        ("observation", "ok", "done"),
+        ("limit_reached", "max_execution_time", 1),
+        ("result", "max_execution_time", 1),
+    ]
+    model.assert_consumed()
+
+
+def test_made_up_observation_is_not_believed(script, tools, calls):
+    model = script(
+        "Thought: search\nAction: search\nAction Input: rose\n"
+        "Observation: roses cost 99 yuan\nThought: done\nFinal Answer: 99 yuan",
+        "Final Answer: 1.2 yuan",
+    )
+    events, result = run(CustomReActAgent(model.model, tools))
+    assert events[:2] == [
+        ("action", "search", "rose"),
+        ("observation", "ok", "A rose stem costs 1.2 yuan wholesale in Kunming."),
+    ]
+    assert result["output"] == "1.2 yuan"
+    assert "99" not in result["messages"][1].content  # the made-up text is cut from the history
+    assert calls.calls == [("search", "rose")]
+
+
+def test_chinese_run(script, tools):
+    model = script(
+        "Thought：我需要查一下玫瑰的批发价。\nAction：search\nAction Input：玫瑰 批发价",
+        "思考：我知道答案了。\n最终答案：每枝 1.2 元。",
+    )
+    events, result = run(CustomReActAgent(model.model, tools, language="zh"), "玫瑰批发价多少？")
+    assert events == [
+        ("action", "search", "玫瑰 批发价"),
+        ("observation", "ok", "玫瑰批发价每枝 1.2 元。"),
+        ("final_answer", "每枝 1.2 元。"),
+        ("result", "final_answer", 2),
+    ]
+    assert result["input"] == "玫瑰批发价多少？"
+
+
+def test_long_observation_is_truncated_with_a_marker(script):
+    @tool
+    def dump(text: str) -> str:
+        """Return a lot of text."""
+        return "x" * 500
+
+    model = script("Action: dump\nAction Input: a", "Final Answer: ok")
+    events, _ = run(CustomReActAgent(model.model, [dump], max_observation_chars=100))
+    assert events[1][2] == "x" * 100 + "\n...[truncated 400 characters]"
+
+
+def test_usage_is_summed_over_model_calls(script, tools):
+    usage = {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}
+    model = script(
+        AIMessage(content="Action: calculator\nAction Input: 1 + 1", usage_metadata=usage),
+        AIMessage(content="Final Answer: 2", usage_metadata=usage),
+    )
+    _, result = run(CustomReActAgent(model.model, tools))
+    assert result["usage"]["total_tokens"] == 30 and result["usage"]["input_tokens"] == 20
+
+
+def approval_tool(ran: list[Any]) -> BaseTool:
+    @tool
+    def run_terminal_command(command: str) -> str:
+        """Run a shell command."""
+        ran.append(command)
+        return "ran"
+
+    run_terminal_command.metadata = {"requires_approval": True}
+    return run_terminal_command
+
+
+@pytest.mark.parametrize(
+    ("approve", "expected_runs", "status"),
+    [
+        (None, 0, "error"),
+        (lambda name, args: False, 0, "error"),
+        (lambda name, args: True, 1, "ok"),
+    ],
+    ids=["no-callback", "user-says-no", "user-says-yes"],
+)
+def test_tools_that_need_approval(script, approve, expected_runs, status):
+    ran: list[Any] = []
+    model = script("Action: run_terminal_command\nAction Input: ls", "Final Answer: done")
+    events, _ = run(CustomReActAgent(model.model, [approval_tool(ran)], approve=approve))
+    assert len(ran) == expected_runs
+    assert events[1][1] == status
+    if expected_runs == 0:
+        assert "nothing was run" in events[1][2]
+
+
+@pytest.mark.parametrize("approve", [None, lambda name, args: False], ids=["no-callback", "no"])
+def test_real_terminal_tool_never_runs_without_approval(script, tmp_path, approve):
+    from tools import make_workspace_tools
+
+    terminal = next(t for t in make_workspace_tools(tmp_path) if t.name == "run_terminal_command")
+    model = script(
+        "Action: run_terminal_command\nAction Input: touch pwned.txt", "Final Answer: no"
+    )
+    CustomReActAgent(model.model, [terminal], approve=approve).invoke("q")
+    assert not (tmp_path / "pwned.txt").exists()
+
+
+def test_a_caller_cannot_pre_approve_through_the_config(script, tmp_path):
+    from tools import make_workspace_tools
+
+    terminal = next(t for t in make_workspace_tools(tmp_path) if t.name == "run_terminal_command")
+    terminal.metadata = {}  # even if the approval marker is lost, the tool's own check holds
+    model = script(
+        "Action: run_terminal_command\nAction Input: touch pwned.txt", "Final Answer: no"
+    )
+    smuggled = {"configurable": {"custom_react_approved": True}}
+    events, _ = run_with_config(CustomReActAgent(model.model, [terminal]), smuggled)
+    assert not (tmp_path / "pwned.txt").exists()
+    assert events[1][1] == "error" and "CommandNotApprovedError" in events[1][2]
+
+
+def run_with_config(agent: CustomReActAgent, config: Any) -> tuple[list[Any], Any]:
+    events = list(agent.stream("q", config=config))
+    return summarize(events), events[-1].result
+
+
+def test_real_terminal_tool_runs_once_approved(script, tmp_path):
+    from tools import make_workspace_tools
+
+    asked: list[Any] = []
+    terminal = next(t for t in make_workspace_tools(tmp_path) if t.name == "run_terminal_command")
+    model = script("Action: run_terminal_command\nAction Input: touch made.txt", "Final Answer: ok")
+    approve = lambda name, args: asked.append((name, args)) or True  # noqa: E731
+    CustomReActAgent(model.model, [terminal], approve=approve).invoke("q")
+    assert (tmp_path / "made.txt").exists()
+    assert asked == [("run_terminal_command", {"command": "touch made.txt"})]

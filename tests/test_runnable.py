@@ -1,0 +1,171 @@
+"""CustomReActAgent as a LangChain Runnable: invoke, stream, async, batch, config and callbacks."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.tracers.base import BaseTracer
+from langchain_core.tracers.schemas import Run
+
+from custom_react import CustomReActAgent, RunFinished
+
+STEPS = ("Thought: compute\nAction: calculator\nAction Input: 6 * 7", "Final Answer: 42")
+
+
+class Recorder(BaseTracer):
+    """Keeps finished root runs so the run tree can be inspected."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.roots: list[Run] = []
+
+    def _persist_run(self, run: Run) -> None:
+        self.roots.append(run)
+
+
+def tree(run: Run) -> list[Any]:
+    return [(run.run_type, run.name), [tree(child) for child in run.child_runs]]
+
+
+def test_invoke_returns_the_documented_keys(script, tools):
+    result = CustomReActAgent(script(*STEPS).model, tools).invoke({"input": "6 times 7?"})
+    assert set(result) == {
+        "input", "output", "messages", "intermediate_steps", "iterations", "stop_reason", "usage",
+    }  # fmt: skip
+    assert (result["output"], result["iterations"], result["stop_reason"]) == (
+        "42",
+        2,
+        "final_answer",
+    )
+
+
+def test_one_chain_run_with_model_and_tool_runs_as_children(script, tools):
+    recorder = Recorder()
+    CustomReActAgent(script(*STEPS).model, tools).invoke("q", config={"callbacks": [recorder]})
+    (root,) = recorder.roots
+    assert tree(root) == [
+        ("chain", "CustomReActAgent"),
+        [
+            [("prompt", "ChatPromptTemplate"), []],
+            [("llm", "GenericFakeChatModel"), []],
+            [("tool", "calculator"), []],
+            [("prompt", "ChatPromptTemplate"), []],
+            [("llm", "GenericFakeChatModel"), []],
+        ],
+    ]
+    assert root.outputs is not None and root.outputs["output"] == "42"
+
+
+def test_stream_run_is_also_one_chain(script, tools):
+    recorder = Recorder()
+    agent = CustomReActAgent(script(*STEPS).model, tools)
+    events = list(agent.stream("q", config={"callbacks": [recorder], "run_name": "rose-agent"}))
+    assert [event.type for event in events] == ["action", "observation", "final_answer", "result"]
+    (root,) = recorder.roots
+    assert root.name == "rose-agent" and len(root.child_runs) == 5
+
+
+def test_async_invoke_and_stream(script, tools):
+    async def main() -> tuple[dict[str, Any], list[str]]:
+        result = await CustomReActAgent(script(*STEPS).model, tools).ainvoke("q")
+        agent = CustomReActAgent(script(*STEPS).model, tools)
+        types = [event.type async for event in agent.astream("q")]
+        return result, types
+
+    result, types = asyncio.run(main())
+    assert result["output"] == "42"
+    assert types == ["action", "observation", "final_answer", "result"]
+
+
+def test_astream_events_reports_the_agent_model_and_tool(script, tools):
+    async def main() -> list[tuple[str, str]]:
+        agent = CustomReActAgent(script(*STEPS).model, tools)
+        return [(e["event"], e["name"]) async for e in agent.astream_events("q", version="v2")]
+
+    seen = asyncio.run(main())
+    assert seen[0] == ("on_chain_start", "CustomReActAgent")
+    assert seen[-1] == ("on_chain_end", "CustomReActAgent")
+    assert ("on_tool_end", "calculator") in seen
+    assert ("on_chat_model_end", "GenericFakeChatModel") in seen
+    streamed = [name for event, name in seen if event == "on_chain_stream"]
+    assert len(streamed) == 4  # one per step event
+
+
+def test_batch_abatch_and_with_config(script, tools):
+    first, second = (CustomReActAgent(script(*STEPS).model, tools) for _ in range(2))
+    assert [r["output"] for r in first.with_config(run_name="x").batch(["a"])] == ["42"]
+    outputs = asyncio.run(second.abatch(["b"]))
+    assert [r["output"] for r in outputs] == ["42"]
+
+
+def test_chat_history_is_shown_to_the_model(script, tools):
+    model = script("Final Answer: You are Ada.")
+    seen: list[Any] = []
+    original = model.model._generate
+
+    def spy(messages, *args, **kwargs):
+        seen.append(messages)
+        return original(messages, *args, **kwargs)
+
+    object.__setattr__(model.model, "_generate", spy)
+    history = [("human", "My name is Ada."), ("ai", "Hello Ada.")]
+    CustomReActAgent(model.model, tools).invoke({"input": "Who am I?", "chat_history": history})
+    assert [m.content for m in seen[0][1:]] == [
+        "My name is Ada.",
+        "Hello Ada.",
+        "Question: Who am I?",
+    ]
+
+
+@pytest.mark.parametrize("bad", [42, {"question": "x"}, {"input": 3}, None])
+def test_bad_input_is_a_clear_error(script, tools, bad):
+    with pytest.raises(TypeError, match="question string"):
+        CustomReActAgent(script().model, tools).invoke(bad)
+
+
+def test_constructor_rejects_unknown_options(script, tools):
+    with pytest.raises(ValueError, match="early_stopping_method"):
+        CustomReActAgent(script().model, tools, early_stopping_method="guess")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="repeated_action"):
+        CustomReActAgent(script().model, tools, repeated_action="never")  # type: ignore[arg-type]
+
+
+def test_history_follows_the_tool_call_pairing_rules(script, tools):
+    """Each ToolMessage answers the tool call of the AIMessage right before it (OpenAI's rule)."""
+    model = script(
+        "Action: calculator\nAction Input: 1 + 1",
+        "Action: nope\nAction Input: x",
+        "Thought: oops",
+        "Action: calculator\nAction Input: 2 + 2",
+        "Final Answer: 4",
+    )
+    messages = CustomReActAgent(model.model, tools).invoke("q")["messages"]
+    for index, message in enumerate(messages):
+        if isinstance(message, ToolMessage):
+            previous = messages[index - 1]
+            assert isinstance(previous, AIMessage)
+            assert [call["id"] for call in previous.tool_calls] == [message.tool_call_id]
+        if isinstance(message, AIMessage) and message.tool_calls:
+            assert isinstance(messages[index + 1], ToolMessage)
+            assert isinstance(message.tool_calls[0]["args"], dict)
+    ids = [m.tool_call_id for m in messages if isinstance(m, ToolMessage)]
+    assert len(ids) == len(set(ids)) == 3
+
+
+def test_verbose_prints_the_transcript(script, tools, capsys):
+    CustomReActAgent(script(*STEPS).model, tools, verbose=True).invoke("q")
+    assert capsys.readouterr().out.splitlines() == [
+        "Thought: compute",
+        "Action: calculator",
+        "Action Input: 6 * 7",
+        "Observation: 42",
+        "Final Answer: 42",
+    ]
+
+
+def test_stream_ends_with_the_result(script, tools):
+    last = list(CustomReActAgent(script(*STEPS).model, tools).stream("q"))[-1]
+    assert isinstance(last, RunFinished) and last.result.output == "42"

@@ -1,0 +1,112 @@
+"""Tool resolution, argument mapping, truncation and the error observations."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.tools import tool
+
+from custom_react.toolbox import clean_tool_name, resolve_tool, run_tool, tool_arguments, truncate
+
+
+@tool
+def search(query: str) -> str:
+    """Search."""
+    return query
+
+
+@tool
+def search_news(query: str) -> str:
+    """Search news."""
+    return query
+
+
+@tool
+def read_file(path: str) -> str:
+    """Read a file."""
+    return path
+
+
+@tool
+def calculator(expression: str) -> str:
+    """Calculate."""
+    return expression
+
+
+@tool
+def write_file(path: str, content: str) -> str:
+    """Write a file."""
+    return f"{path}:{content}"
+
+
+@tool
+def current_date() -> str:
+    """Today."""
+    return "today"
+
+
+TOOLS = [search, search_news, read_file, calculator, write_file, current_date]
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("search", "search"),  # exact
+        ("Search", "search"),  # any case
+        ("SEARCH_NEWS", "search_news"),
+        ("**search**", "search"),  # markdown
+        ("`calculator`", "calculator"),
+        ("calculator.", "calculator"),  # trailing punctuation
+        ("calculator。", "calculator"),
+        ('"search"', "search"),
+        ("read\\_file", "read_file"),  # escaped underscore
+        ("read file", "read_file"),  # words
+        ("read-file", "read_file"),
+        ("calc", "calculator"),  # unique prefix
+        ("calculator_tool", "calculator"),  # tool name is a prefix of what was written
+        ("current_date()", "current_date"),
+        ("sea", None),  # ambiguous: search, search_news
+        ("se", None),  # too short for a prefix
+        ("browser", None),
+        ("", None),
+    ],
+)
+def test_resolve_tool(written, expected):
+    found = resolve_tool(written, TOOLS)
+    assert (found.name if found else None) == expected
+
+
+def test_clean_tool_name():
+    assert clean_tool_name("  **Read File**: ") == "read_file"
+
+
+@pytest.mark.parametrize(
+    ("chosen", "tool_input", "expected"),
+    [
+        (search, "rose price", {"query": "rose price"}),
+        (search, {"query": "rose"}, {"query": "rose"}),
+        (search, {"q": "rose"}, {"query": "rose"}),  # one-key object renamed to the only argument
+        (write_file, {"path": "a.txt", "content": "hi"}, {"path": "a.txt", "content": "hi"}),
+        (write_file, "a.txt", {"path": "a.txt"}),  # the tool's validation will report content
+        (current_date, "none", {}),
+    ],
+)
+def test_tool_arguments(chosen, tool_input, expected):
+    assert tool_arguments(chosen, tool_input) == expected
+
+
+def test_missing_argument_is_an_error_observation_not_a_crash():
+    observation, is_error = run_tool(write_file, {"path": "a.txt"}, {}, None)
+    assert is_error and observation.startswith("Error: write_file failed: ValidationError")
+    assert "content" in observation
+
+
+def test_run_tool_returns_the_result_as_text():
+    assert run_tool(write_file, {"path": "a", "content": "b"}, {}, None) == ("a:b", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "expected"),
+    [("abc", 5, "abc"), ("abcdef", 3, "abc\n...[truncated 3 characters]"), ("abc", None, "abc")],
+)
+def test_truncate(text, limit, expected):
+    assert truncate(text, limit) == expected

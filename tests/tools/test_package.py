@@ -1,0 +1,73 @@
+"""The `tools` package as a whole: its exports, import without key or network, and the size budget."""
+
+import ast
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tools
+from tools.search import search_backend
+
+TOOLS_DIR = Path(tools.__file__).parent
+MODULES = sorted(TOOLS_DIR.glob("*.py"))
+
+IMPORT_WITHOUT_NETWORK = """
+import socket
+def refuse(*args, **kwargs):
+    raise AssertionError("importing tools opened a connection")
+socket.socket.connect = refuse
+socket.create_connection = refuse
+import tools
+print(",".join(sorted(tools.__all__)))
+"""
+
+
+def test_import_needs_no_key_and_no_network() -> None:
+    environment = {name: value for name, value in os.environ.items() if name != "TAVILY_API_KEY"}
+    completed = subprocess.run(
+        [sys.executable, "-c", IMPORT_WITHOUT_NETWORK],
+        cwd=TOOLS_DIR.parent,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert completed.stdout.strip() == (
+        "CalculatorError,calculator,current_date,default_tools,make_search_tool,make_workspace_tools"
+    )
+
+
+def test_default_tools_without_key(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.delenv("TAVILY_API_KEY", raising=False)
+    caplog.set_level(logging.INFO, logger="tools.search")
+    search, calculator, current_date = tools.default_tools()
+    assert [search.name, calculator.name, current_date.name] == [
+        "search",
+        "calculator",
+        "current_date",
+    ]
+    assert search_backend(search) == "offline"
+    assert calculator is tools.calculator and current_date is tools.current_date
+    assert len(caplog.records) == 1
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda path: path.name)
+def test_module_stays_small_and_documented(module: Path) -> None:
+    source = module.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    assert len(source.splitlines()) < 200
+    docstring = ast.get_docstring(tree)
+    assert docstring and len(docstring) > 80, (
+        "each module opens with a paragraph saying what it holds"
+    )
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            assert node.end_lineno is not None
+            assert node.end_lineno - node.lineno < 45, f"{node.name} is too long"
+            assert ast.get_docstring(node), f"{node.name} has no docstring"

@@ -1,0 +1,153 @@
+"""Offline search: the snapshot's contents, tokenisation, ranking of paraphrased questions, output format."""
+
+import re
+
+import pytest
+
+from tools.search import make_search_tool
+from tools.snapshot_search import (
+    SnapshotDocument,
+    SnapshotIndex,
+    default_index,
+    format_document,
+    load_snapshot,
+    tokenize,
+)
+
+QUESTIONS = [
+    ("How much does one rose cost wholesale in Kunming?", "rose-wholesale-kunming"),
+    ("wholesale price of a single rose stem in China", "rose-wholesale-kunming"),
+    ("What is the price of a rose flower at the wholesale market?", "rose-wholesale-kunming"),
+    ("昆明斗南玫瑰批发多少钱一枝", "rose-wholesale-kunming-zh"),
+    ("How much is a dozen roses in America for Valentine's Day", "roses-dozen-us"),
+    (
+        "how much do Chinese florists charge for one rose on Valentine's day",
+        "rose-retail-china-valentines",
+    ),
+    ("情人节一枝玫瑰卖多少钱", "rose-retail-china-zh"),
+    ("Who won the Australian Open men's final in 2025?", "ao-2025-men"),
+    ("2025 Australian Open women's champion", "ao-2025-women"),
+    ("Where was Jannik Sinner born?", "jannik-sinner"),
+    ("Which town did Sinner grow up in?", "jannik-sinner"),
+    ("2025年澳网男单冠军是谁", "ao-2025-men-zh"),
+    ("How many dollars is an ounce of gold?", "gold-price-2025"),
+    ("price of Brent oil per barrel", "brent-crude-2025"),
+    ("cost of a dozen eggs in the United States", "eggs-us-2025"),
+    ("How much does a Big Mac cost in the US?", "big-mac-us"),
+    ("iPhone 16 starting price", "iphone-16-price"),
+    ("How many yuan is one US dollar?", "usd-cny"),
+    ("美元兑人民币汇率是多少", "usd-cny-zh"),
+    ("euro to dollar exchange rate", "eur-usd"),
+    ("how many yen for a dollar", "usd-jpy"),
+    ("pound sterling to dollar rate", "gbp-usd"),
+    ("Which city hosted the 2024 Olympics?", "olympics-2024-paris"),
+    ("2024年巴黎奥运会中国拿了多少金牌", "olympics-2024-china-zh"),
+    ("Who won the World Cup in 2022?", "world-cup-2022"),
+    ("Super Bowl LIX score", "super-bowl-lix"),
+    ("Who won Wimbledon in 2024?", "wimbledon-2024"),
+    ("How tall is the Eiffel Tower?", "eiffel-tower"),
+    ("height of the Burj Khalifa", "burj-khalifa"),
+    ("How tall is Tokyo Skytree", "tokyo-skytree"),
+    ("How long is the Great Wall of China?", "great-wall"),
+    ("上海中心大厦有多高", "shanghai-tower-zh"),
+    ("Who is the UK prime minister?", "uk-prime-minister"),
+    ("Who is the current pope?", "pope-leo-xiv"),
+    ("Who won the Nobel Prize in Physics in 2024?", "nobel-physics-2024"),
+    ("谁发现了青蒿素", "tu-youyou-zh"),
+]
+
+REQUIRED_FACTS = [
+    ("rose-wholesale-kunming", "about 1 yuan (CNY 1) per stem"),
+    ("rose-retail-china-valentines", "about 15 yuan"),
+    ("roses-dozen-us", "about $80"),
+    ("usd-cny", "7.26"),
+    ("ao-2025-men", "beating Alexander Zverev"),
+    ("ao-2025-women", "beating world No. 1 Aryna Sabalenka"),
+    ("jannik-sinner", "San Candido (Innichen)"),
+    ("super-bowl-lix", "40-22"),
+    ("eiffel-tower", "330 metres"),
+    ("burj-khalifa", "828 metres"),
+    ("tokyo-skytree", "634 metres"),
+]
+
+
+@pytest.mark.parametrize(("question", "document_id"), QUESTIONS)
+def test_paraphrased_question_finds_its_document_in_top_three(
+    question: str, document_id: str
+) -> None:
+    assert document_id in [document.id for document in default_index().search(question, k=3)]
+
+
+def test_snapshot_is_well_formed() -> None:
+    documents = load_snapshot()
+    assert len(documents) >= 60
+    assert len({document.id for document in documents}) == len(documents)
+    for document in documents:
+        assert re.fullmatch(r"\d{4}-\d{2}(-\d{2})?", document.date), document.id
+        assert document.title and document.content and document.source and document.tags
+        assert len(document.content) <= 400, document.id  # short enough for a small model to copy
+    assert sum(bool(re.search(r"[\u4e00-\u9fff]", document.content)) for document in documents) >= 5
+
+
+@pytest.mark.parametrize(("document_id", "fact"), REQUIRED_FACTS)
+def test_required_facts_are_stated_plainly(document_id: str, fact: str) -> None:
+    documents = {document.id: document for document in load_snapshot()}
+    assert fact in documents[document_id].content
+
+
+@pytest.mark.parametrize(
+    ("text", "terms"),
+    [
+        ("Roses, prices & cities!", ["rose", "price", "city"]),
+        ("What is the price of gold?", ["price", "gold"]),
+        ("Krejčíková", ["krejcikova"]),
+        ("iPhone 16", ["iphone", "16"]),
+        ("玫瑰花", ["玫", "瑰", "花", "玫瑰", "瑰花"]),
+        ("Sinner 辛纳 wins", ["sinner", "辛", "纳", "辛纳", "win"]),
+        ("ＵＳＤ／ＣＮＹ", ["usd", "cny"]),
+        ("?!", []),
+    ],
+)
+def test_tokenize_english_and_chinese(text: str, terms: list[str]) -> None:
+    assert tokenize(text) == terms
+
+
+def test_offline_tool_labels_every_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TAVILY_API_KEY", raising=False)
+    observation = make_search_tool().invoke("rose wholesale price Kunming")
+    lines = observation.splitlines()
+    assert len(lines) == 3
+    assert all(re.match(r"\[offline snapshot, \d{4}-\d{2}(-\d{2})?\] ", line) for line in lines)
+    assert all("(source: " in line for line in lines)
+    assert lines[0].startswith(
+        "[offline snapshot, 2025-03] Wholesale price of a rose stem at Kunming Dounan flower market:"
+    )
+
+
+def test_offline_tool_truncates_and_limits_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TAVILY_API_KEY", raising=False)
+    assert len(make_search_tool(max_results=1).invoke("gold price").splitlines()) == 1
+    observation = make_search_tool(max_chars=120).invoke("gold price")
+    assert len(observation) <= 120 and observation.endswith("…[truncated]")
+
+
+def test_offline_tool_says_when_nothing_matches(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TAVILY_API_KEY", raising=False)
+    observation = make_search_tool().invoke("qqqq zzzz")
+    assert observation.startswith("No document in the offline snapshot (early 2025) matches")
+
+
+def test_index_over_custom_documents() -> None:
+    documents = [
+        SnapshotDocument("a", "Apples", "Apples cost 2 dollars.", "test", "2025-01", ("fruit",)),
+        SnapshotDocument(
+            "b", "Bananas", "Bananas cost 1 dollar.", "test", "2025-01-15", ("fruit",)
+        ),
+    ]
+    index = SnapshotIndex(documents)
+    assert [document.id for document in index.search("banana price")] == ["b"]
+    assert format_document(documents[1]) == (
+        "[offline snapshot, 2025-01-15] Bananas: Bananas cost 1 dollar. (source: test)"
+    )
+    with pytest.raises(ValueError):
+        SnapshotIndex([])

@@ -1,0 +1,65 @@
+"""The `current_date` tool: today's date, weekday, local time and time zone as one sentence.
+
+`describe_current_date` does the work and takes the clock as an argument, so tests pass a fixed
+`datetime` instead of patching anything. The tool takes no arguments; whatever a model writes as its
+Action Input ("none", "", "today") is ignored. This module does no date arithmetic and no parsing.
+"""
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from langchain_core.tools import tool
+
+# Spelled out here because `%A` follows the process locale, and the sentence should not.
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def local_now() -> datetime:
+    """Return the current time as an aware `datetime` in the machine's local time zone."""
+    return datetime.now().astimezone()
+
+
+def describe_current_date(now: Callable[[], datetime] = local_now) -> str:
+    """Describe the moment `now()` returns, for example in the form
+    "Today is Monday, 2026-11-30; local time 14:05 UTC."
+
+    Args:
+        now: The clock. It should return an aware `datetime`; a naive one is taken as local time.
+
+    Returns:
+        One sentence with the weekday, the ISO date, the 24-hour time and the time zone (its name and,
+        when the name is not already "UTC", its offset from UTC).
+    """
+    moment = now()
+    if moment.tzinfo is None:
+        moment = moment.astimezone()
+    weekday = _WEEKDAYS[moment.weekday()]
+    return (
+        f"Today is {weekday}, {moment:%Y-%m-%d}; local time {moment:%H:%M} {_zone_label(moment)}."
+    )
+
+
+def _zone_label(moment: datetime) -> str:
+    """Name the time zone of an aware `moment`: "UTC", "CST (UTC+08:00)", "UTC+05:30"."""
+    offset = moment.utcoffset() or timedelta(0)
+    sign = "-" if offset < timedelta(0) else "+"
+    hours, remainder = divmod(abs(int(offset.total_seconds())), 3600)
+    utc_offset = f"UTC{sign}{hours:02d}:{remainder // 60:02d}"
+    name = moment.tzname() or ""
+    if name == "UTC" and not offset:
+        return "UTC"
+    if name and not name.startswith(("UTC", "+", "-")):
+        return f"{name} ({utc_offset})"
+    return utc_offset
+
+
+@tool(
+    "current_date",
+    description=(
+        "Get today's date, the weekday and the current local time. Use it for any question about "
+        "today, now, this year, or how long until or since a date. Input: none (ignored)."
+    ),
+)
+def current_date() -> str:
+    """Return `describe_current_date()` for the real clock; any input the model wrote is ignored."""
+    return describe_current_date()

@@ -1,0 +1,138 @@
+"""Offline search: BM25 ranking over the bundled snapshot of short documents (prices, results, facts).
+
+The snapshot `tools/data/snapshot.jsonl` holds dated documents written from public sources as of
+early-to-mid 2025; it is a frozen snapshot, not live data, and every formatted result says so. This
+module loads it, tokenises English and Chinese text and ranks documents with `rank_bm25.BM25Okapi`.
+It does not build the LangChain tool or talk to any network: `tools.search` does the former.
+"""
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from rank_bm25 import BM25Okapi
+
+SNAPSHOT_PATH = Path(__file__).parent / "data" / "snapshot.jsonl"
+
+_TOKEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+|[a-z0-9]+")
+# English words too common in questions to help ranking (kept as text: one word per space).
+_STOPWORD_TEXT = (
+    "a an and are as at be by can did do does for from how i in is it me much of on or please "
+    "show tell that the this to was were what when where which who whom why will with you"
+)
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+@dataclass(frozen=True)
+class SnapshotDocument:
+    """One document of the snapshot; `date` is "YYYY-MM" or "YYYY-MM-DD", the time it describes."""
+
+    id: str
+    title: str
+    content: str
+    source: str
+    date: str
+    tags: tuple[str, ...]
+
+
+def tokenize(text: str) -> list[str]:
+    """Split English and Chinese text into search terms.
+
+    English: lowercase, accents removed, words of letters and digits, a few stopwords dropped, and a
+    light stemming ("cities" -> "city", "roses" -> "rose"). Chinese: each run of CJK characters gives
+    its single characters and its bigrams ("玫瑰花" -> 玫, 瑰, 花, 玫瑰, 瑰花).
+
+    Args:
+        text: Any text; punctuation and symbols are ignored.
+
+    Returns:
+        The terms in order of appearance, duplicates kept (BM25 counts them).
+    """
+    folded = unicodedata.normalize("NFKD", text.lower())
+    folded = "".join(character for character in folded if not unicodedata.combining(character))
+    terms: list[str] = []
+    for run in _TOKEN.findall(folded):
+        if run[0].isascii():
+            if run not in _STOPWORDS:
+                terms.append(_stem(run))
+        else:
+            terms.extend(run)
+            terms.extend(run[index : index + 2] for index in range(len(run) - 1))
+    return terms
+
+
+def load_snapshot(path: Path = SNAPSHOT_PATH) -> list[SnapshotDocument]:
+    """Read the snapshot, one JSON object per line.
+
+    Raises:
+        ValueError: If a line is not valid JSON or lacks one of the fields of `SnapshotDocument`.
+    """
+    documents: list[SnapshotDocument] = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            documents.append(
+                SnapshotDocument(
+                    id=record["id"],
+                    title=record["title"],
+                    content=record["content"],
+                    source=record["source"],
+                    date=record["date"],
+                    tags=tuple(record["tags"]),
+                )
+            )
+        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            raise ValueError(f"{path}:{number}: not a valid snapshot document ({error})") from None
+    return documents
+
+
+class SnapshotIndex:
+    """A BM25 index over snapshot documents (title, tags and content are indexed together)."""
+
+    def __init__(self, documents: list[SnapshotDocument]) -> None:
+        """Index `documents`; raises ValueError if there are none."""
+        if not documents:
+            raise ValueError("the snapshot index needs at least one document")
+        self.documents = documents
+        corpus = [tokenize(f"{doc.title} {' '.join(doc.tags)} {doc.content}") for doc in documents]
+        self._bm25 = BM25Okapi(corpus)
+        self._terms = [set(terms) for terms in corpus]
+
+    def search(self, query: str, k: int = 3) -> list[SnapshotDocument]:
+        """Return up to `k` documents sharing at least one term with `query`, best first."""
+        terms = tokenize(query)
+        # Filter on shared terms, not on score: BM25Okapi gives a term found in exactly half of
+        # a small corpus an IDF of 0, and that document still matches.
+        matching = [index for index, known in enumerate(self._terms) if known.intersection(terms)]
+        scores = self._bm25.get_scores(terms) if matching else []
+        ranked = sorted(matching, key=lambda index: -scores[index])
+        return [self.documents[index] for index in ranked[:k]]
+
+
+def format_document(document: SnapshotDocument) -> str:
+    """Render one result as "[offline snapshot, 2025-03] Title: content (source: ...)"."""
+    return (
+        f"[offline snapshot, {document.date}] {document.title}: {document.content} "
+        f"(source: {document.source})"
+    )
+
+
+@cache
+def default_index() -> SnapshotIndex:
+    """Load and index the bundled snapshot once per process."""
+    return SnapshotIndex(load_snapshot())
+
+
+def _stem(word: str) -> str:
+    """Strip a plural ending from longer words: "cities" -> "city", "prices" -> "price"."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
