@@ -9,12 +9,15 @@ The per-step overhead is the slope between a short and a long script, so what a 
 
     per_step = (median time of a 2 + N step run - median time of a 2 step run) / N
 
-Repeats are interleaved across agents so machine noise hits all of them alike. `AgentExecutor` is
+Repeats are interleaved across agents so machine noise hits all of them alike, and the ratios are
+paired: each repeat gives every agent's slope next to AgentExecutor's from the same moment, and the
+table shows the median of those per-repeat ratios with its interquartile range (on a shared machine
+the speed drifts by a third between seconds; pairing cancels that drift). `AgentExecutor` is
 measured twice: as built by default (it streams the model reply) and with `stream_runnable=False`
 (no streaming: faster, a stricter baseline); ratios are given to both. The "floor" row is the least
 any loop over LangChain's model and tool calls can cost: call, parse, run the tool, nothing else.
 
-Run from the repository root:  python bench/overhead.py  [--steps 20] [--repeats 15] [--json PATH]
+Run from the repository root:  python bench/overhead.py  [--steps 20] [--repeats 30] [--json PATH]
 """
 
 from __future__ import annotations
@@ -160,54 +163,65 @@ def floor_loop(model: ScriptedModel, tool: BaseTool, question: str, config: Runn
         messages += [AIMessage(reply.text), HumanMessage(f"Observation: {observation}")]
 
 
-def measure(runs: dict[str, Run], steps: int, repeats: int) -> dict[str, dict[str, float]]:
-    """Median seconds per run for the short and the long script, interleaved across agents."""
-    times: dict[str, dict[int, list[float]]] = {
-        name: {SHORT: [], SHORT + steps: []} for name in runs
-    }
+def measure(runs: dict[str, Run], steps: int, repeats: int) -> dict[str, list[float]]:
+    """Per-step seconds of each agent in each repeat: (long run - short run) / steps."""
+    slopes: dict[str, list[float]] = {name: [] for name in runs}
     for run in runs.values():  # warm up: imports, caches, first-call costs
         run(SHORT)
     for _ in range(repeats):
+        seconds: dict[str, dict[int, float]] = {name: {} for name in runs}
         for length in (SHORT, SHORT + steps):
             for name, run in runs.items():
                 gc.collect()
                 started = time.perf_counter()
                 run(length)
-                times[name][length].append(time.perf_counter() - started)
-    results = {}
-    for name, by_length in times.items():
-        short, long = (statistics.median(by_length[n]) for n in (SHORT, SHORT + steps))
-        results[name] = {"per_step_us": (long - short) / steps * 1e6, "run_ms": long * 1e3}
-    return results
+                seconds[name][length] = time.perf_counter() - started
+        for name, by_length in seconds.items():
+            slopes[name].append((by_length[SHORT + steps] - by_length[SHORT]) / steps)
+    return slopes
+
+
+def paired_ratio(mine: list[float], theirs: list[float]) -> dict[str, float]:
+    """The median and quartiles of `mine / theirs`, repeat by repeat."""
+    ratios = [a / b for a, b in zip(mine, theirs, strict=True)]
+    low, middle, high = statistics.quantiles(ratios, n=4)
+    return {"ratio": middle, "ratio_q1": low, "ratio_q3": high}
 
 
 def main() -> None:
     """Measure, print a table with ratios to both AgentExecutor variants, optionally save JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=20, help="extra tool steps in the long script")
-    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--json", default=None, help="also write the results to this file")
     args = parser.parse_args()
 
     model = ScriptedModel(messages=iter([]))
-    results = measure(build_runs(model, [echo]), args.steps, args.repeats)
-    default, strict = (results[f"AgentExecutor ({kind})"]["per_step_us"] for kind in BASELINES)
+    slopes = measure(build_runs(model, [echo]), args.steps, args.repeats)
+    baselines = [f"AgentExecutor ({kind})" for kind in BASELINES]
     print(
         f"Loop overhead per tool step, callbacks on; slope of {SHORT} vs {SHORT + args.steps} "
-        f"tool steps, median of {args.repeats} runs each"
+        f"tool steps, {args.repeats} interleaved repeats; ratios paired per repeat (median)"
     )
     print(f"{'agent':<30} {'per step':>10} {'vs default':>11} {'vs no-stream':>13}")
-    for name, result in results.items():
-        result["ratio_to_default"] = result["per_step_us"] / default
-        result["ratio_to_no_streaming"] = result["per_step_us"] / strict
+    results: dict[str, dict[str, Any]] = {}
+    for name, per_repeat in slopes.items():
+        ratios = [paired_ratio(per_repeat, slopes[baseline]) for baseline in baselines]
+        results[name] = {
+            "per_step_us": statistics.median(per_repeat) * 1e6,
+            "ratio_to_default": ratios[0],
+            "ratio_to_no_streaming": ratios[1],
+        }
         print(
-            f"{name:<30} {result['per_step_us']:>7.0f} us {result['ratio_to_default']:>10.2f}x "
-            f"{result['ratio_to_no_streaming']:>12.2f}x"
+            f"{name:<30} {results[name]['per_step_us']:>7.0f} us "
+            f"{ratios[0]['ratio']:>10.2f}x {ratios[1]['ratio']:>12.2f}x"
         )
     ours = results["custom"]
+    default, strict = ours["ratio_to_default"], ours["ratio_to_no_streaming"]
     print(
-        f"\nours / AgentExecutor: {ours['ratio_to_default']:.2f}x (default), "
-        f"{ours['ratio_to_no_streaming']:.2f}x (no streaming); target <= 0.2x"
+        f"\nours / AgentExecutor: {default['ratio']:.2f}x (default; quartiles "
+        f"{default['ratio_q1']:.2f}-{default['ratio_q3']:.2f}), {strict['ratio']:.2f}x (no "
+        f"streaming; {strict['ratio_q1']:.2f}-{strict['ratio_q3']:.2f}); target <= 0.2x"
     )
     if args.json:
         data = {"steps": args.steps, "repeats": args.repeats, "results": results}

@@ -103,7 +103,9 @@ class CustomReActAgent(StepRunnable):
 
     def _loop(self, agent_input: AgentInput, config: RunnableConfig) -> Iterator[ev.AgentEvent]:
         """The ReAct loop: yields each step event; the last one is always `RunFinished`."""
-        scratchpad = Scratchpad(*read_input(agent_input), observe=self.format.render_observation)
+        scratchpad = Scratchpad(
+            *read_input(agent_input), observe=self.format.render_observation, cue=self.format.cue
+        )
         started, iterations, failures = time.monotonic(), 0, 0
         while True:
             if (limit := self._limit_reached(iterations, started, failures)) is not None:
@@ -135,13 +137,11 @@ class CustomReActAgent(StepRunnable):
         self, scratchpad: Scratchpad, config: RunnableConfig, extra: Sequence[BaseMessage] = ()
     ) -> str:
         """Call the model once with the question and every earlier step; return its reply text."""
-        variables = {
-            "input": scratchpad.question,
-            "chat_history": scratchpad.chat_history,
-            "agent_scratchpad": [*scratchpad.render(), *extra],
-        }
-        prompt_value = self.prompt.invoke(variables, config=config)
-        reply = self.llm.invoke(prompt_value, config=config, stop=self.stop)
+        steps = scratchpad.render(*extra)  # "\nThought: ...\nObservation: ...\nThought: "
+        messages = self.prompt.format_messages(
+            input=scratchpad.question, chat_history=scratchpad.chat_history, agent_scratchpad=steps
+        )
+        reply = self.llm.invoke(messages, config=config, stop=self.stop)
         scratchpad.count_usage(reply)
         return reply.text
 

@@ -26,6 +26,7 @@ from custom_react.parser import Action, FinalAnswer, parse_llm_response
 from custom_react.parser_json import parse_json_response
 from custom_react.parser_xml import parse_xml_response
 from custom_react.prompt import (
+    TEXT_CUE,
     TEXT_QUESTION,
     RenderObservation,
     RenderTools,
@@ -67,6 +68,8 @@ class ReActFormat:
     """How the tools are described in the prompt."""
     question: str
     """The human turn with the question; holds `{input}`."""
+    cue: str
+    """Ends the transcript the model continues ("Thought: "; "" when a step is one object)."""
     final_answer_nudge: str
     """Asked once on a limit with `early_stopping_method="generate"`."""
 
@@ -109,6 +112,7 @@ FORMATS: dict[str, ReActFormat] = {
         render_observation=render_observation,
         render_tools=render_tools,
         question=TEXT_QUESTION,
+        cue=TEXT_CUE,
         final_answer_nudge=GENERATE_FINAL_ANSWER,
     ),
     "xml": ReActFormat(
@@ -120,6 +124,7 @@ FORMATS: dict[str, ReActFormat] = {
         render_observation=_xml_observation,
         render_tools=render_tool_signatures,
         question="<question>{input}</question>",
+        cue="",
         final_answer_nudge=f"{_NO_STEPS_LEFT}, inside <final_answer>...</final_answer>.",
     ),
     "json": ReActFormat(
@@ -131,6 +136,7 @@ FORMATS: dict[str, ReActFormat] = {
         render_observation=_json_observation,
         render_tools=render_json_tools,
         question=TEXT_QUESTION,
+        cue="",
         final_answer_nudge=f'{_NO_STEPS_LEFT}, as {{"final_answer": "..."}}.',
     ),
 }

@@ -18,7 +18,13 @@ from langchain_core.messages.ai import UsageMetadata, add_usage
 
 from custom_react.events import AgentResult, StopReason
 from custom_react.parser import ActionInput
-from custom_react.prompt import RenderObservation, render_observation, render_scratchpad
+from custom_react.prompt import (
+    TEXT_CUE,
+    RenderObservation,
+    join_transcript,
+    render_observation,
+    render_step,
+)
 
 PARSE_ERROR_TOOL = "_Exception"  # the name AgentExecutor gives a format error in intermediate_steps
 
@@ -34,7 +40,10 @@ class Scratchpad:
     usage: UsageMetadata | None = None
     observe: RenderObservation = render_observation
     """How the format shows an observation to the model (here: a format error's message)."""
+    cue: str = TEXT_CUE
+    """What the transcript shown to the model ends with (`prompt.render_scratchpad`)."""
     _seen: dict[str, str] = field(default_factory=dict)
+    _shown: list[str] = field(default_factory=list)  # the messages rendered so far
 
     def count_usage(self, reply: BaseMessage) -> None:
         """Add a model reply's token usage to the run total."""
@@ -75,9 +84,13 @@ class Scratchpad:
         """Record the reply that holds the final answer."""
         self.messages.append(AIMessage(content=log))
 
-    def render(self) -> list[BaseMessage]:
-        """The steps so far as the text turns the model reads (`prompt.render_scratchpad`)."""
-        return render_scratchpad(self.messages, self.observe)
+    def render(self, *extra: BaseMessage) -> str:
+        """The steps so far (then `extra`) as the transcript the model continues, as
+        `prompt.render_scratchpad` writes it; each recorded message is rendered only once."""
+        new = self.messages[len(self._shown) :]
+        self._shown += [render_step(message, self.observe, self.cue) for message in new]
+        shown_extra = [render_step(message, self.observe, self.cue) for message in extra]
+        return join_transcript([*self._shown, *shown_extra], self.cue)
 
     def previous_observation(self, tool: str, args: dict[str, Any]) -> str | None:
         """The observation of an earlier successful run of the same tool with the same input."""

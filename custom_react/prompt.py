@@ -2,11 +2,13 @@
 
 Everything here is a pure function. `build_react_prompt` fills a template from `prompts/` with the
 tools (name, description, arguments), an optional few-shot block and optional environment facts,
-and returns a `ChatPromptTemplate` with three slots: `chat_history`, the `input` question, and the
-`agent_scratchpad`. The tool renderers describe tools for the text, XML and JSON formats.
-`render_scratchpad` turns the loop's LangChain message history into plain text turns, because a
-text-ReAct model never asked for provider tool calls (and OpenAI-compatible servers reject a `tool`
-message without one). It does not call the model, parse its reply or choose a format (`formats`).
+and returns a `ChatPromptTemplate`: the system turn, the `chat_history` slot, and one user turn
+holding the `input` question followed by the `agent_scratchpad`. The tool renderers describe tools
+for the text, XML and JSON formats. `render_scratchpad` writes the loop's LangChain message history
+as the plain ReAct transcript the model continues (`...Observation: 310\nThought: `): a text-ReAct
+model never asked for provider tool calls (and OpenAI-compatible servers reject a `tool` message
+without one), and small models keep the format best when they continue one transcript.
+It does not call the model, parse its reply or choose a format (`formats`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable, Sequence
 from string import Formatter
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.tools import BaseTool
 
@@ -26,6 +28,7 @@ REQUIRED_VARIABLES = frozenset({"tools", "tool_names"})
 OPTIONAL_VARIABLES = frozenset({"examples", "environment"})
 OBSERVATION_PREFIX = "Observation: "
 TEXT_QUESTION = "Question: {input}"
+TEXT_CUE = "Thought: "  # with the space, as the legacy prompt ends: measured fewer repeated steps
 
 RenderTools = Callable[[Sequence[BaseTool]], str]
 RenderObservation = Callable[[str], str]
@@ -55,27 +58,26 @@ def build_react_prompt(
         question: The human turn with the question; it must contain `{input}`.
 
     Returns:
-        A prompt left to fill: `input` (the question), optional `chat_history`/`agent_scratchpad`.
+        A prompt to fill with `input`, optional `chat_history` and `agent_scratchpad` (the text
+        `render_scratchpad` writes after the question).
 
     Raises:
         ValueError: The template lacks a required variable or has one nobody fills.
     """
     system = _system_template(template, language, environment)
     examples = load_template("examples", language) if examples is True else examples
-    prompt = ChatPromptTemplate.from_messages(
-        [
-            ("system", system),
-            MessagesPlaceholder("chat_history", optional=True),
-            ("human", question),
-            MessagesPlaceholder("agent_scratchpad", optional=True),
-        ]
-    )
-    return prompt.partial(
+    instructions = system.format(  # filled once: only the question and the steps change
         tools=(render or render_tools)(tools),
         tool_names=", ".join(tool.name for tool in tools),
         examples=examples or "",
         environment=environment,
     )
+    history = MessagesPlaceholder("chat_history", optional=True)
+    human = question + "{agent_scratchpad}"  # the steps so far continue the question's turn
+    prompt = ChatPromptTemplate.from_messages(
+        [SystemMessage(instructions), history, ("human", human)]
+    )
+    return prompt.partial(agent_scratchpad="")
 
 
 def _system_template(template: str | None, language: str, environment: str) -> str:
@@ -164,20 +166,38 @@ def render_observation(observation: str) -> str:
 
 
 def render_scratchpad(
-    messages: Sequence[BaseMessage], observe: RenderObservation = render_observation
-) -> list[BaseMessage]:
-    """Render the step history as the text turns a ReAct model reads.
+    messages: Sequence[BaseMessage],
+    observe: RenderObservation = render_observation,
+    cue: str = TEXT_CUE,
+) -> str:
+    """Write the step history as the ReAct transcript the model continues after the question.
 
-    Each `AIMessage` becomes plain assistant text (its parsed tool calls dropped) and each
-    `ToolMessage` becomes a user turn rendered by `observe` (`Observation: ...` by default; the
-    XML and JSON formats pass their own). Other messages pass through unchanged.
+    Each message becomes its lines (`render_step`) and the transcript ends with `cue` (the text
+    format's `Thought: `), so the model's next words are its next Thought. With no steps it is
+    just the cue on a new line.
     """
-    rendered: list[BaseMessage] = []
-    for message in messages:
-        if isinstance(message, ToolMessage):
-            rendered.append(HumanMessage(content=observe(str(message.content))))
-        elif isinstance(message, AIMessage):
-            rendered.append(AIMessage(content=message.text))
-        else:
-            rendered.append(message)
-    return rendered
+    return join_transcript([render_step(message, observe, cue) for message in messages], cue)
+
+
+def render_step(
+    message: BaseMessage, observe: RenderObservation = render_observation, cue: str = TEXT_CUE
+) -> str:
+    """One message of the history as the model reads it.
+
+    An `AIMessage` is its reply text (its parsed tool calls dropped; the cue's label put back in
+    front when the reply continued it), a `ToolMessage` an observation written by `observe`
+    (`Observation: ...` by default; the XML and JSON formats pass their own), anything else its text.
+    """
+    if isinstance(message, ToolMessage):
+        return observe(str(message.content))
+    label, text = cue.rstrip(), str(message.text)
+    if isinstance(message, AIMessage) and label:
+        text = text.lstrip()
+        return text if text.startswith(label) else f"{label} {text}"
+    return text
+
+
+def join_transcript(steps: Sequence[str], cue: str = TEXT_CUE) -> str:
+    """The rendered steps, one per line after the question, then the cue ("" with neither)."""
+    lines = [*steps, cue] if cue else steps
+    return "\n" + "\n".join(lines) if lines else ""

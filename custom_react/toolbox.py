@@ -118,7 +118,8 @@ def run_tool(
 ) -> tuple[str, bool]:
     """Run one tool and return `(observation, is_error)`; never raises for the tool's failures."""
     # Only this function grants approval: a key smuggled in through the caller's config is dropped.
-    config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: False})
+    if APPROVAL_CONFIG_KEY in config.get("configurable", {}):
+        config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: False})
     if (tool.metadata or {}).get("requires_approval"):
         if approve is None:
             return (

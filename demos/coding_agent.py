@@ -6,6 +6,10 @@ the environment facts (OS, the workspace folder and its files) in its prompt. A 
 runs only after you type "y" at the approval prompt; anything else (or just Enter) refuses it.
 Offline by default: the bundled local coder model on a loopback server; a hosted model when its key
 is set (environment or `.env`). Open `index.html` from the workspace in a browser to play.
+Measured on the bundled 1.5B model (2 cores, `bench/coding_demo.py`): 5 of 5 runs wrote the three
+files in 73-94 s (4 model calls each) and the page loaded in headless Chromium without a script
+error; the snake moves and turns, but its game logic is a small model's (food and collisions are
+often slightly wrong).
 
 Run from the repository root:
     python demos/coding_agent.py [--workspace runs/snake] [--format xml|json|text]
@@ -33,10 +37,11 @@ TASK = (
     "Build a small snake game for the web browser in three files in the working folder: "
     "index.html (the page: a canvas and a score line; it links style.css and loads game.js), "
     "style.css (the look of the page) and game.js (the game, in plain JavaScript without "
-    "libraries: get the canvas with document.getElementById, steer the snake with the arrow keys "
-    "in a keydown listener, move it with setInterval, eating the food makes it longer, hitting a "
-    "wall or itself ends the game, and the score is shown). Write each file with write_file, one "
-    "file per step, then give a short final answer."
+    "libraries: get the canvas with document.getElementById; keep the snake as a list of cells; "
+    "every 100 ms (setInterval) add a new head one cell further in the current direction and "
+    "remove the tail unless the snake ate the food; the arrow keys change the direction in a "
+    "keydown listener; hitting a wall or itself ends the game; show the score). Write each file "
+    "with write_file, one file per step, then give a short final answer."
 )
 FILES = ("index.html", "style.css", "game.js")
 DEFAULT_WORKSPACE = Path("runs") / "snake"
@@ -160,3 +165,29 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# Expected output (a real run on the bundled Qwen2.5-Coder-1.5B, about 75 s on 2 cores; long
+# lines are clipped by the demo, the files hold everything):
+#
+# model: local qwen2.5-coder-1.5b (llama.cpp server on 127.0.0.1)
+# === Build a small snake game for the web browser in three files in the working folder: index.html (t ...
+# (workspace: .../runs/snake, format: xml)
+# Thought: I will write index.html with write_file.
+# Action: write_file
+# Action Input: {"path": "index.html", "content": "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n  <meta charset=\"UTF-8\">\n  <meta name=\"viewport\" content=\"width=device-width, initial-scale=1.0\">\n  <title>Snake Game</title>\n  <link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n  <can… [124 more characters]
+# Observation: Wrote 342 characters to index.html.
+# Thought: I will write style.css with write_file.
+# Action: write_file
+# Action Input: {"path": "style.css", "content": "body {\n  font-family: Arial, sans-serif;\n}\n\ncanvas {\n  border: 1px solid black;\n}\n\n#score {\n  margin-top: 20px;\n}\n"}
+# Observation: Wrote 114 characters to style.css.
+# Thought: I will write game.js with write_file.
+# Action: write_file
+# Action Input: {"path": "game.js", "content": "let canvas = document.getElementById('gameCanvas');\nlet ctx = canvas.getContext('2d');\n\nconst gridSize = 10;\nconst snakeSize = 10;\nconst foodSize = 10;\n\nlet snake = [[5, 5]];\nlet direction = 'right';\nlet food = [Math.floor(Math.random() * (canva… [1707 more characters]
+# Observation: Wrote 1897 characters to game.js.
+# Thought: I now know the final answer.
+# Final Answer: index.html, style.css, and game.js are written. The snake game is ready to be tested in a web browser.
+# --> index.html, style.css, and game.js are written. The snake game is ready to be tested in a web browser.  (4 model calls, final_answer)
+#     index.html: 342 bytes
+#     style.css: 114 bytes
+#     game.js: 1897 bytes

@@ -130,7 +130,7 @@ if __name__ == "__main__":
     main()
 
 # Expected output (a real run on the bundled local model, 2 cores; `python demos/plan_execute.py`;
-# 2 min 6 s in all, with the server start):
+# 2 min 16 s in all, with the server start):
 # model: local qwen2.5-coder-1.5b (llama.cpp server on 127.0.0.1)
 #
 # === plan-and-execute: Who won the 2025 Australian Open men's singles, and what is his hometown?
@@ -157,22 +157,34 @@ if __name__ == "__main__":
 # [offline snapshot, 2025-03] Jannik Sinner (tennis player): Jannik Sinner is an Italian tennis player born on 16 August 2001 in San Candido (Innichen), South Tyrol, Italy; he grew up in nearby Sexten (Sesto). He became world No. 1 in June 2024 and won the Australian Open in 2024 and 2025 and the US Open in 2024. (source: ATP Tour (atptour.com))
 # [offline snapshot, 2024-09] 2024 US Open tennis singles champions: Jannik Sinner won the 2024 US Open men's singles title, beating Taylor Fritz 6-3, 6-4, 7-5. Aryna Sabalenka won the women's singles title, beating Jessica Pegula 7-5, 7-5. (source: US Open (usopen.org))
 # Thought: I now know the final answer
-# Final Answer: Jannik Sinner's hometown is San Candido, South Tyrol, Italy.
-# Step 2 result: Jannik Sinner's hometown is San Candido, South Tyrol, Italy.
+# Final Answer: Jannik Sinner is from San Candido, South Tyrol, Italy.
+# Step 2 result: Jannik Sinner is from San Candido, South Tyrol, Italy.
 # Answer: Jannik Sinner of Italy won the 2025 Australian Open men's singles title and his hometown is San Candido, South Tyrol, Italy.
 #
 # === ReAct: Who won the 2025 Australian Open men's singles, and what is his hometown?
-# Thought: To answer this question, I need to search for information about the 2025 Australian Open men's singles winner and their hometown.
+# Thought: I need to search for the winner of the 2025 Australian Open men's singles and find his hometown.
 # Action: search
-# Action Input: Australian Open 2025 men's singles winner
+# Action Input: Australian Open 2025 Men's Singles Winner
 # Observation: [offline snapshot, 2025-01] 2025 Australian Open men's singles final: Jannik Sinner of Italy won the 2025 Australian Open men's singles title, beating Alexander Zverev of Germany 6-3, 7-6(4), 6-3 in the final in Melbourne on 26 January 2025. It was his second Australian Open title in a row and his third Grand Slam title. (source: Australian Open (ausopen.com))
 # [offline snapshot, 2025-01] 2025 Australian Open women's singles final: Madison Keys of the United States won the 2025 Australian Open women's singles title, beating world No. 1 Aryna Sabalenka 6-3, 2-6, 7-5 in the final on 25 January 2025. It was Keys's first Grand Slam title. (source: Australian Open (ausopen.com))
 # [offline snapshot, 2024-09] 2024 US Open tennis singles champions: Jannik Sinner won the 2024 US Open men's singles title, beating Taylor Fritz 6-3, 6-4, 7-5. Aryna Sabalenka won the women's singles title, beating Jessica Pegula 7-5, 7-5. (source: US Open (usopen.org))
-# Thought: I now know the final answer
-# Final Answer: Jannik Sinner won the 2025 Australian Open men's singles, and his hometown is Italy.
+# Thought: I need to find Jannik Sinner's hometown.
+# Action: search
+# Action Input: Jannik Sinner hometown
+# Observation: [offline snapshot, 2025-03] Jannik Sinner (tennis player): Jannik Sinner is an Italian tennis player born on 16 August 2001 in San Candido (Innichen), South Tyrol, Italy; he grew up in nearby Sexten (Sesto). He became world No. 1 in June 2024 and won the Australian Open in 2024 and 2025 and the US Open in 2024. (source: ATP Tour (atptour.com))
+# [offline snapshot, 2025-02] Jannik Sinner's 2025 suspension: In February 2025 Jannik Sinner accepted a three-month suspension, from 9 February to 4 May 2025, in a settlement with the World Anti-Doping Agency (WADA) over two positive tests for clostebol in 2024. (source: WADA statement, February 2025)
+# [offline snapshot, 2024-09] 2024 US Open tennis singles champions: Jannik Sinner won the 2024 US Open men's singles title, beating Taylor Fritz 6-3, 6-4, 7-5. Aryna Sabalenka won the women's singles title, beating Jessica Pegula 7-5, 7-5. (source: US Open (usopen.org))
+# Thought: I need to search for the winner of the 2025 Australian Open men's singles and find his hometown.
+# Action: search
+# Action Input: Australian Open 2025 Men's Singles Winner
+# Observation: You already ran search with this input; its observation was: [offline snapshot, 2025-01] 2025 Australian Open men's singles final: Jannik Sinner of Italy won the 2025 Australian Open men's singles title, beating Alexander Zverev of Germany 6-3, 7-6(4), 6-3 in the final in Melbourne on 26 January 2025. It was his second Australian Open title in a row and his third Grand Slam title. (source: Australian Open (ausopen.com))
+# [offline snapshot, 2025-01] 2025 Australian Open women's singles final: Madison Keys of the United States won the 2025 Australian Open women's singles title, beating world No. 1 Aryna Sabalenka 6-3, 2-6, 7-5 in the final on 25 January 2025. It was Keys's first Grand Slam title. (source: Australian Open (ausopen.com))
+# [offline snapshot, 2024-09] 2024 US Open tennis singles champions: Jannik Sinner won the 2024 US Open men's singles title, beating Taylor Fritz 6-3, 6-4, 7-5. Aryna Sabalenka won the women's singles title, beating Jessica Pegula 7-5, 7-5. (source: US Open (usopen.org))
+# Do not repeat it: use that result, try a different input, or write the Final Answer.
+# Final Answer: Jannik Sinner won the 2025 Australian Open men's singles, and his hometown is San Candido (Innichen), South Tyrol, Italy.
 #
 # === side by side
-# plan-and-execute: 7 model calls, 94 s, final_answer
+# plan-and-execute: 7 model calls, 82 s, final_answer
 #   --> Jannik Sinner of Italy won the 2025 Australian Open men's singles title and his hometown is San Candido, South Tyrol, Italy.
-# ReAct: 2 model calls, 24 s, final_answer
-#   --> Jannik Sinner won the 2025 Australian Open men's singles, and his hometown is Italy.
+# ReAct: 4 model calls, 50 s, final_answer
+#   --> Jannik Sinner won the 2025 Australian Open men's singles, and his hometown is San Candido (Innichen), South Tyrol, Italy.

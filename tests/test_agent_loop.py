@@ -79,12 +79,14 @@ def test_the_model_reads_earlier_observations(script, tools):
 
     object.__setattr__(model.model, "_generate", spy)
     run(CustomReActAgent(model.model, tools))
-    second_call = seen[1]
-    assert [m.type for m in second_call] == ["system", "human", "ai", "human"]
-    assert (
-        second_call[-1].content == "Observation: A rose stem costs 1.2 yuan wholesale in Kunming."
+    first_call, second_call = seen
+    assert [m.type for m in first_call] == [m.type for m in second_call] == ["system", "human"]
+    assert first_call[-1].content == "Question: question\nThought: "
+    # The model continues one transcript: the question, its earlier reply, the observation.
+    assert second_call[-1].content == (
+        "Question: question\nThought: Action: search\nAction Input: rose"
+        "\nObservation: A rose stem costs 1.2 yuan wholesale in Kunming.\nThought: "
     )
-    assert second_call[-2].content == "Action: search\nAction Input: rose"
 
 
 def test_unknown_tool_then_recovery(script, tools, calls):
@@ -229,7 +231,7 @@ def test_generate_prompt_tells_the_model_to_answer(script, tools):
 
     object.__setattr__(model.model, "_generate", spy)
     run(CustomReActAgent(model.model, tools, max_iterations=1, early_stopping_method="generate"))
-    assert prompts[-1][-1].content == GENERATE_FINAL_ANSWER
+    assert prompts[-1][-1].content.endswith(f"\n{GENERATE_FINAL_ANSWER}\nThought: ")
 
 
 def test_max_execution_time(script, calls):

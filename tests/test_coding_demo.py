@@ -23,9 +23,10 @@ import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
+from bench.page_check import CHROMIUM, load_page
+
 ROOT = Path(__file__).resolve().parents[1]
 MODEL_LOCK = "/tmp/custom-react-model.lock"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def load_demo() -> ModuleType:
@@ -178,19 +179,11 @@ def test_the_scripted_demo_writes_three_files(tmp_path: Path) -> None:
     assert len(long_input) < 350 and long_input.endswith("more characters]")  # the file has it all
 
 
-def script_errors(page: Path, profile: Path) -> list[str]:
-    """Load `page` in headless Chromium (1.5 s of virtual time, so the game loop runs) and return
-    the "Uncaught ..." errors it logged."""
-    assert CHROMIUM is not None
-    command = [
-        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-        "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0",
-        "--virtual-time-budget=1500", "--dump-dom", page.resolve().as_uri(),
-    ]  # fmt: skip
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    assert "<canvas" in result.stdout, result.stderr[-2000:]
-    return [line for line in result.stderr.splitlines() if "Uncaught" in line]
+def script_errors(page: Path, profile: Path, wait: float = 30.0) -> list[str]:
+    """The script errors of `page` in headless Chromium (`bench/page_check.py`)."""
+    load = load_page(page, profile, wait)
+    assert load.stopped or "<canvas" in load.dom  # the page was loaded and dumped
+    return load.errors
 
 
 needs_chromium = pytest.mark.skipif(
@@ -210,6 +203,19 @@ def test_the_browser_check_catches_a_broken_game(tmp_path: Path) -> None:
     demo.run(scripted(*game_replies(broken)), tmp_path / "game", write=lambda line: None)
     errors = script_errors(tmp_path / "game" / "index.html", tmp_path / "profile")
     assert errors and "clearRectangle is not a function" in errors[0]
+
+
+@needs_chromium
+def test_the_browser_check_survives_a_game_that_reloads_forever(tmp_path: Path) -> None:
+    looping = GAME.replace(
+        "clearInterval(timer); return;", 'alert("Game over"); location.reload(); return;'
+    ).replace("let snake = [{x: 5, y: 5}]", "let snake = [{x: 19, y: 5}]")  # at the wall
+    broken = looping.replace("function step() {", "function step() {\n  ctx.fillStyle = red;")
+    for game, expected in ((looping, []), (broken, ["red is not defined"])):
+        folder = tmp_path / str(len(expected))
+        demo.run(scripted(*game_replies(game)), folder, write=lambda line: None)
+        errors = script_errors(folder / "index.html", tmp_path / "profile", wait=5.0)
+        assert [error.split("ReferenceError: ")[1][:18] for error in errors[:1]] == expected
 
 
 # -- 3. End to end -----------------------------------------------------------------------------

@@ -153,6 +153,7 @@ OBSERVED = {
     "xml": f"<observation>{ROSE}</observation>",
     "json": json.dumps({"observation": ROSE}),
 }
+CUE = {"text": "\nThought: ", "xml": "", "json": ""}  # what the transcript shown ends with
 
 
 @pytest.mark.parametrize("name", list(FORMATS))
@@ -160,10 +161,13 @@ def test_the_model_reads_each_observation_in_its_format(script, tools, name):
     model = script(*ROSE_RUN[name])
     seen = spy_on(model.model)
     run(CustomReActAgent(model.model, tools, format=name))
-    second = seen[1]
-    assert [m.type for m in second] == ["system", "human", "ai", "human"]
-    assert second[-1].content == OBSERVED[name]
-    assert get_format(name).parse(second[-2].content).tool == "search"  # its step, cleaned up
+    first, second = seen[:2]
+    assert [m.type for m in first] == [m.type for m in second] == ["system", "human"]
+    shown = second[-1].content  # one transcript: the question, the step, its observation
+    assert shown.startswith(first[-1].content.removesuffix(CUE[name]))
+    assert shown.endswith(f"\n{OBSERVED[name]}{CUE[name]}")
+    step = shown.removesuffix(f"\n{OBSERVED[name]}{CUE[name]}").split("\n", 1)[1]
+    assert get_format(name).parse(step).tool == "search"  # its step, cleaned up
 
 
 @pytest.mark.parametrize("name", list(FORMATS))
@@ -171,10 +175,10 @@ def test_a_format_error_is_fed_back_in_the_format(script, tools, name):
     model = script(TROUBLED_RUN[name][0], ROSE_RUN[name][-1])
     seen = spy_on(model.model)
     _, result = run(CustomReActAgent(model.model, tools, format=name))
-    feedback = seen[1][-1]
+    feedback = result["messages"][2]
     assert isinstance(feedback, HumanMessage) and feedback.content.startswith(OBSERVED[name][:6])
     assert "Invalid format" in feedback.content
-    assert feedback.content == result["messages"][2].content  # the history holds the same turn
+    assert seen[1][-1].content.endswith(f"\n{feedback.content}{CUE[name]}")  # the model reads it
 
 
 @pytest.mark.parametrize("name", list(FORMATS))
@@ -185,7 +189,7 @@ def test_on_a_limit_generate_asks_in_the_format(script, tools, name):
         model.model, tools, format=name, max_iterations=1, early_stopping_method="generate"
     )
     _, result = run(agent)
-    assert seen[-1][-1].content == get_format(name).final_answer_nudge
+    assert seen[-1][-1].content.endswith(f"\n{get_format(name).final_answer_nudge}{CUE[name]}")
     assert result["output"] == "1.26 yuan" and result["stop_reason"] == "max_iterations"
 
 
