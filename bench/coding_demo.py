@@ -46,10 +46,11 @@ def check(demo: ModuleType, workspace: Path) -> dict[str, Any]:
         if (workspace / name).is_file()
     }
     row: dict[str, Any] = {"files": files, "page_errors": None, "page_stopped": None}
-    if len(files) == len(demo.FILES) and CHROMIUM is not None:
+    complete = len(files) == len(demo.FILES)
+    if complete and CHROMIUM is not None:
         load = load_page(workspace / "index.html", workspace.parent / "profile")
         row["page_errors"], row["page_stopped"] = load.errors, load.stopped
-    row["success"] = len(files) == len(demo.FILES) and row["page_errors"] == []
+    row["success"] = complete and row["page_errors"] == []
     return row
 
 
