@@ -23,7 +23,7 @@ test-fast:  # everything but the end-to-end runs on the local model
 	$(PYTHON) -m pytest -m "not e2e"
 
 golden:  # rewrite the golden prompts, transcripts, exports and scripted docs assets after an intended change
-	$(PYTHON) -m pytest tests/test_prompt.py tests/test_printing.py tests/test_export.py --regenerate-golden
+	$(PYTHON) -m pytest tests/core/test_prompt.py tests/core/test_printing.py tests/export/test_export.py --regenerate-golden
 	$(PYTHON) scripts/make_docs_assets.py --scripted
 
 docs:  # rerun the real docs transcripts on the local model (one model run at a time)

@@ -24,7 +24,7 @@ from typing import Any
 
 from page_check import CHROMIUM, load_page  # bench/page_check.py, beside this script
 
-from custom_react.models import ModelSettings, describe, open_chat_model
+from custom_react.serving.models import ModelSettings, describe, open_chat_model
 
 ROOT = Path(__file__).resolve().parents[1]
 

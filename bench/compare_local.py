@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from custom_react.compare import AGENTS, load_questions, run_comparison
-from custom_react.compare_report import (
+from custom_react.compare.report import (
     ComparisonReport,
     RunRecord,
     render_table,
@@ -29,7 +29,7 @@ from custom_react.compare_report import (
     to_json,
     to_markdown,
 )
-from custom_react.models import ModelSettings, describe, open_chat_model
+from custom_react.serving.models import ModelSettings, describe, open_chat_model
 from tools import default_tools
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -39,7 +39,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langchain_core.tools import BaseTool, tool
 
 from custom_react import CustomReActAgent
-from custom_react.legacy import LEGACY_REACT_PROMPT
+from custom_react.compare.runners import LEGACY_REACT_PROMPT
 from custom_react.parser import FinalAnswer, parse_llm_response
 
 SHORT = 2  # tool steps in the short script

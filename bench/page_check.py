@@ -1,6 +1,6 @@
 """Load a web page in headless Chromium and collect the script errors it logs.
 
-Shared by the coding demo's tests (`tests/test_coding_demo.py`) and its success-rate benchmark
+Shared by the coding demo's tests (`tests/demos/test_coding_demo.py`) and its success-rate benchmark
 (`bench/coding_demo.py`). Chromium is optional: `CHROMIUM` is None when it is not installed
 (`apt-get install -y chromium`).
 """

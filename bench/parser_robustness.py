@@ -1,37 +1,49 @@
-"""Parser robustness: our parser vs LangChain's legacy `ReActSingleInputOutputParser`.
+"""Parser robustness: our text parser against the peers' ReAct parsers, per dialect group.
 
-Each case in `bench/parser_cases.jsonl` is a reply a model could write, labelled with what it means:
-the tool to run and the arguments it should get, the final answer, or "no meaning" (the parser must
-refuse it). A parser scores a case when the step its agent would take equals the label:
+Each case is a reply a model could write, labelled with what it means: the tool to run and the
+arguments it should get, the final answer, or "no meaning" (the parser must refuse it). A parser
+scores a case when the step its agent would take equals the label:
 
 - ours: `parse_llm_response`, then the loop's own `resolve_tool` and `tool_arguments`;
-- legacy: `ReActSingleInputOutputParser.parse`, then what `AgentExecutor` does with the result
-  (exact tool-name lookup; the Action Input string becomes the tool's only argument).
+- the peers (`bench/peer_parsers.py`): `legacy` (LangChain's `ReActSingleInputOutputParser`, the
+  parser of `create_react_agent`), `mrkl`, `react-json`, `struct-chat`, `convo` and `xml` (LangChain's
+  other agent parsers), and `crewai` when `--crewai-python` names an interpreter with crewAI; each
+  result is then what its executor would run (exact tool name; a string input becomes the tool's
+  only argument, a dict input its arguments).
 
 String arguments and answers are compared with whitespace collapsed (and `*` trimmed from the ends
 of an answer), so only differences that change what runs or what the user reads count.
 
-Run from the repository root:  python bench/parser_robustness.py [--json PATH] [--quiet]
+Case files: `bench/parser_dialects.jsonl` (the default: dialects seen in other frameworks, in
+groups, each case `tune` or `holdout`) and `bench/parser_cases.jsonl` (the first 43 malformed
+replies, in categories; what `load_cases()` reads when given no path).
+
+Run from the repository root:
+    python bench/parser_robustness.py [--cases PATH] [--crewai-python PATH] [--json PATH] [--quiet]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from langchain_classic.agents.output_parsers import ReActSingleInputOutputParser
-from langchain_core.agents import AgentAction
-from langchain_core.exceptions import OutputParserException
 from langchain_core.tools import BaseTool
 
 from custom_react.parser import Action, ParseError, parse_llm_response
 from custom_react.toolbox import resolve_tool, tool_arguments
 from tools import calculator, current_date, make_search_tool
 
+try:  # run as a script: bench/ is on the path
+    from peer_parsers import Peer, available_peers
+except ModuleNotFoundError:  # loaded from the repository root (the tests)
+    from bench.peer_parsers import Peer, available_peers
+
 CASES = Path(__file__).with_name("parser_cases.jsonl")
+DIALECTS = Path(__file__).with_name("parser_dialects.jsonl")
 TOOLS: list[BaseTool] = [make_search_tool(tavily_api_key=""), calculator, current_date]
 
 
@@ -55,21 +67,6 @@ def ours(text: str) -> dict[str, Any]:
     return {"action": tool.name, "args": tool_arguments(tool, step.tool_input)}
 
 
-def legacy(text: str) -> dict[str, Any]:
-    """The step `AgentExecutor` with the legacy parser would take for `text`."""
-    try:
-        step = ReActSingleInputOutputParser().parse(text)
-    except OutputParserException:
-        return {"error": True}
-    if not isinstance(step, AgentAction):
-        return {"final": str(step.return_values["output"])}
-    tool = next((tool for tool in TOOLS if tool.name == step.tool), None)
-    if tool is None:
-        return {"action": step.tool, "args": None}
-    fields = list(tool.args)
-    return {"action": tool.name, "args": {fields[0]: step.tool_input} if fields else {}}
-
-
 def normalize(meaning: dict[str, Any]) -> dict[str, Any]:
     """Collapse whitespace in string arguments and answers; trim markdown stars off answers.
 
@@ -88,49 +85,95 @@ def normalize(meaning: dict[str, Any]) -> dict[str, Any]:
     return meaning
 
 
-def score(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each case with what both parsers made of it and whether that matches the label."""
+def score(
+    cases: list[dict[str, Any]], peers: dict[str, Peer] | None = None
+) -> list[dict[str, Any]]:
+    """Each case with what every parser made of it (`got`) and, under each parser's name, whether
+    that matches the label. `group` and `split` are filled in for the older case file."""
+    peers = available_peers(None) if peers is None else peers
+    texts = [case["text"] for case in cases]
+    made = {"ours": [ours(text) for text in texts]}
+    made.update({name: peer(texts, TOOLS) for name, peer in peers.items()})
     rows = []
-    for case in cases:
+    for index, case in enumerate(cases):
         expected = normalize(case["expected"])
-        got = {"ours": normalize(ours(case["text"])), "legacy": normalize(legacy(case["text"]))}
-        rows.append({**case, "got": got, **{name: got[name] == expected for name in got}})
+        got = {name: normalize(meanings[index]) for name, meanings in made.items()}
+        group, split = case.get("group", case.get("category", "")), case.get("split", "all")
+        row = {**case, "group": group, "split": split, "got": got}
+        rows.append(row | {name: meaning == expected for name, meaning in got.items()})
     return rows
 
 
-def main() -> None:
-    """Score both parsers, print the table and totals, optionally save JSON."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", default=None, help="also write the per-case results here")
-    parser.add_argument("--quiet", action="store_true", help="only the totals")
-    args = parser.parse_args()
-    rows = score(load_cases())
-    if not args.quiet:
-        print(f"{'case':<32} {'category':<14} {'ours':<5} {'legacy':<6} legacy made it")
-        for row in rows:
-            mark = {True: "ok", False: "FAIL"}
-            made = json.dumps(row["got"]["legacy"], ensure_ascii=False)[:60]
-            print(
-                f"{row['id']:<32} {row['category']:<14} {mark[row['ours']]:<5} {mark[row['legacy']]:<6} {made}"
-            )
-    by_category: dict[str, Counter[str]] = {}
+def tally(rows: list[dict[str, Any]], names: list[str], key: str) -> dict[str, Counter[str]]:
+    """Cases and passes per parser for each value of `row[key]` (`group`, `split`), in first-seen
+    order; a key no row has (`all`) tallies every row under that name."""
+    counters: dict[str, Counter[str]] = {}
     for row in rows:
-        counter = by_category.setdefault(row["category"], Counter())
-        counter.update(total=1, ours=row["ours"], legacy=row["legacy"])
-    print(f"\n{'category':<14} {'cases':>5} {'ours':>5} {'legacy':>6}")
-    for category, counter in by_category.items():
-        print(f"{category:<14} {counter['total']:>5} {counter['ours']:>5} {counter['legacy']:>6}")
-    ours_total, legacy_total = sum(r["ours"] for r in rows), sum(r["legacy"] for r in rows)
-    print(f"{'all':<14} {len(rows):>5} {ours_total:>5} {legacy_total:>6}")
-    print(
-        f"\nours: {ours_total}/{len(rows)} parsed to the labelled meaning; legacy: {legacy_total}/{len(rows)}"
+        counter = counters.setdefault(row.get(key, key), Counter())
+        counter.update(cases=1, **{name: int(row[name]) for name in names})
+    return counters
+
+
+def print_cases(rows: list[dict[str, Any]], names: list[str]) -> None:
+    """One line per case: a mark per parser and, when ours misses, what ours made of it."""
+    print(f"{'case':<46} {'split':<7} " + " ".join(f"{name:>{len(name)}}" for name in names))
+    for row in rows:
+        marks = " ".join(f"{'ok' if row[name] else '--':>{len(name)}}" for name in names)
+        made = "" if row["ours"] else json.dumps(row["got"]["ours"], ensure_ascii=False)[:70]
+        print(f"{row['id']:<46} {row['split']:<7} {marks}  {made}")
+
+
+def print_table(rows: list[dict[str, Any]], names: list[str]) -> None:
+    """Passes per group, then in total, then per split (when the file has splits)."""
+    header = f"{'group':<18} {'cases':>5} " + " ".join(f"{name:>{len(name)}}" for name in names)
+    sections = [tally(rows, names, "group"), tally(rows, names, "all")]
+    splits = tally(rows, names, "split")
+    if len(splits) > 1:
+        sections.append(splits)
+    print(f"\n{header}")
+    for counters in sections:
+        print("-" * len(header))
+        for label, counter in counters.items():
+            cells = " ".join(f"{counter[name]:>{len(name)}}" for name in names)
+            print(f"{label:<18} {counter['cases']:>5} {cells}")
+
+
+def write_json(path: str, rows: list[dict[str, Any]], names: list[str]) -> None:
+    """Save the per-case results and the tallies (per group, per split, per group and split)."""
+    keyed = [row | {"key": f"{row['group']}/{row['split']}"} for row in rows]
+    summary = {
+        "cases": len(rows),
+        "totals": {name: sum(row[name] for row in rows) for name in names},
+        "groups": tally(rows, names, "group"),
+        "splits": tally(rows, names, "split"),
+        "groups_by_split": tally(keyed, names, "key"),
+    }
+    text = json.dumps({"summary": summary, "cases": rows}, ensure_ascii=False, indent=2)
+    Path(path).write_text(text + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    """Score ours and every available peer on one case file; print the tables, optionally save JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=Path, default=DIALECTS, help="the labelled case file")
+    parser.add_argument(
+        "--crewai-python",
+        default=os.environ.get("CREWAI_PYTHON"),
+        help="an interpreter with crewAI installed (or $CREWAI_PYTHON); without it, no crewai column",
     )
+    parser.add_argument("--json", default=None, help="also write the per-case results here")
+    parser.add_argument("--quiet", action="store_true", help="only the tables")
+    args = parser.parse_args()
+    peers = available_peers(args.crewai_python)
+    rows = score(load_cases(args.cases), peers)
+    names = ["ours", *peers]
+    if not args.quiet:
+        print_cases(rows, names)
+    print_table(rows, names)
+    if not args.crewai_python:
+        print("\n(no crewai column: pass --crewai-python PATH to score crewAI's parser too)")
     if args.json:
-        summary = {"cases": len(rows), "ours": ours_total, "legacy": legacy_total}
-        Path(args.json).write_text(
-            json.dumps({"summary": summary, "cases": rows}, ensure_ascii=False, indent=2) + "\n",
-            encoding="utf-8",
-        )
+        write_json(args.json, rows, names)
 
 
 if __name__ == "__main__":

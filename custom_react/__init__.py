@@ -17,7 +17,7 @@ from custom_react.events import (
     RunFinished,
 )
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
-from custom_react.plan_execute import PlanAndExecuteAgent
+from custom_react.plan.agent import PlanAndExecuteAgent
 from custom_react.printing import ConsolePrinter
 from custom_react.prompt import build_react_prompt, render_scratchpad
 

@@ -23,7 +23,7 @@ from langchain_core.tools import BaseTool
 from custom_react import events as ev
 from custom_react.formats import GENERATE_FINAL_ANSWER as GENERATE_FINAL_ANSWER
 from custom_react.formats import EnvironmentOption, FormatName, get_format
-from custom_react.history import Scratchpad
+from custom_react.memory import Scratchpad
 from custom_react.parser import Action, FinalAnswer, ParseError
 from custom_react.printing import ConsolePrinter
 from custom_react.runnable import AgentInput, StepRunnable, read_input

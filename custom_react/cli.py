@@ -23,9 +23,9 @@ from langchain_core.language_models import BaseChatModel
 
 from custom_react.agent import CustomReActAgent
 from custom_react.events import AgentEvent, RunFinished
-from custom_react.local_weights import LocalModelError
-from custom_react.models import ModelConfigError, ModelSettings, describe, open_chat_model
 from custom_react.printing import ConsolePrinter, show_live
+from custom_react.serving.models import ModelConfigError, ModelSettings, describe, open_chat_model
+from custom_react.serving.weights import LocalModelError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
 
@@ -121,7 +121,7 @@ def compare(
 ) -> None:
     """Run our agent, the legacy AgentExecutor and create_agent on the same questions and model."""
     from custom_react.compare import load_questions, run_comparison
-    from custom_react.compare_report import render_table, side_by_side, to_json, to_markdown
+    from custom_react.compare.report import render_table, side_by_side, to_json, to_markdown
     from tools import default_tools
 
     load_dotenv()

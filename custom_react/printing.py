@@ -1,7 +1,7 @@
 """The one place the library prints: a live Thought / Action / Observation transcript.
 
 `ConsolePrinter` is a callable that takes step events (`custom_react.events`, and the plan-and-
-execute events of `custom_react.plan_events`) and writes a readable transcript with English or
+execute events of `custom_react.plan.events`) and writes a readable transcript with English or
 Chinese labels, in colour when writing to a terminal. The sink is
 injected (`write=`), so tests capture exactly what a learner sees. Spinners and saving to files
 belong to the exporters; `show_live` adds a spinner while the model thinks.
@@ -18,7 +18,7 @@ from contextlib import nullcontext
 from rich.console import Console
 
 from custom_react import events as ev
-from custom_react import plan_events as pe
+from custom_react.plan import events as pe
 
 LABELS = {
     "en": {

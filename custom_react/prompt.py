@@ -1,6 +1,6 @@
 """Build what the model reads: the ReAct system prompt and the scratchpad of earlier steps.
 
-Everything here is a pure function. `build_react_prompt` fills a template from `prompts/` with the
+Everything here is a pure function. `build_react_prompt` fills a template from `custom_react/prompts/` with the
 tools (name, description, arguments), an optional few-shot block and optional environment facts,
 and returns a `ChatPromptTemplate`: the system turn, the `chat_history` slot, and one user turn
 holding the `input` question followed by the `agent_scratchpad`. The tool renderers describe tools
@@ -22,7 +22,7 @@ from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolM
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.tools import BaseTool
 
-from prompts import load_template
+from custom_react.prompts import load_template
 
 REQUIRED_VARIABLES = frozenset({"tools", "tool_names"})
 OPTIONAL_VARIABLES = frozenset({"examples", "environment"})

@@ -18,8 +18,8 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
+from custom_react.call_syntax import POSITIONAL_ARGS
 from custom_react.parser import ActionInput
-from custom_react.tool_call import POSITIONAL_ARGS
 
 Approve = Callable[[str, dict[str, Any]], bool]
 """Asked before a tool with `metadata={"requires_approval": True}` runs: (name, args) -> yes?"""

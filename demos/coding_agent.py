@@ -29,8 +29,8 @@ from langchain_core.language_models import BaseChatModel
 from custom_react import ConsolePrinter, CustomReActAgent, RunFinished
 from custom_react.events import AgentResult
 from custom_react.formats import FormatName
-from custom_react.models import ModelSettings, describe, open_chat_model
 from custom_react.printing import show_live
+from custom_react.serving.models import ModelSettings, describe, open_chat_model
 from tools import make_workspace_tools
 
 TASK = (

@@ -20,8 +20,8 @@ from dotenv import find_dotenv, load_dotenv
 from langchain_core.language_models import BaseChatModel
 
 from custom_react.compare import Question, load_questions, run_comparison
-from custom_react.compare_report import ComparisonReport, render_table, side_by_side
-from custom_react.models import ModelSettings, describe, open_chat_model
+from custom_react.compare.report import ComparisonReport, render_table, side_by_side
+from custom_react.serving.models import ModelSettings, describe, open_chat_model
 from tools import default_tools
 
 QUESTION_FILE = Path(__file__).resolve().parents[1] / "questions" / "default.jsonl"

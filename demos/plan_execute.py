@@ -24,9 +24,9 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 
 from custom_react import ConsolePrinter, CustomReActAgent, RunFinished
-from custom_react.export_plan import plan_to_mermaid
-from custom_react.models import ModelSettings, describe, open_chat_model
-from custom_react.plan_execute import PlanAndExecuteAgent
+from custom_react.plan.agent import PlanAndExecuteAgent
+from custom_react.plan.mermaid import plan_to_mermaid
+from custom_react.serving.models import ModelSettings, describe, open_chat_model
 from tools import default_tools
 
 QUESTION = "Who won the 2025 Australian Open men's singles, and what is his hometown?"

@@ -17,7 +17,7 @@ from dotenv import find_dotenv, load_dotenv
 from langchain_core.language_models import BaseChatModel
 
 from custom_react import ConsolePrinter, CustomReActAgent, RunFinished
-from custom_react.models import ModelSettings, describe, open_chat_model
+from custom_react.serving.models import ModelSettings, describe, open_chat_model
 from tools import default_tools
 
 QUESTIONS = [

@@ -191,7 +191,7 @@ def make_scripted(out: Path = ASSETS) -> None:
 
 def make_real(out: Path = ASSETS) -> None:
     """Write the assets of the real runs, on the model the environment configures."""
-    from custom_react.models import ModelSettings, describe, open_chat_model
+    from custom_react.serving.models import ModelSettings, describe, open_chat_model
 
     settings = ModelSettings.from_env()
     say(f"model: {describe(settings)}")
@@ -209,7 +209,7 @@ def make_comparison(out: Path = ASSETS) -> None:
     The docs embed these copies, not `bench/results/` itself, so rerunning the benchmark does not
     change a page until this script is run again (and the text around the tables is reread).
     """
-    from custom_react.compare_report import ComparisonReport, RunRecord, side_by_side
+    from custom_react.compare.report import ComparisonReport, RunRecord, side_by_side
 
     if not COMPARISON.is_file():
         say(f"skipped: {COMPARISON.relative_to(ROOT)} is missing (run bench/compare_local.py)")

@@ -2,7 +2,9 @@
 
 The server (default model, assembled into the user cache on first use) starts once, on a free
 loopback port, and stops when the session ends. Without llama-cpp-python or the model's part
-packages the tests that use it are skipped with the reason; a corrupted model file fails them.
+packages the tests that use it are skipped with the reason. A runtime that is installed but
+cannot answer (a corrupted model file, a llama.cpp build that crashes at its first completion)
+fails them: the server's start-up probe raises, and a failure is never turned into a skip.
 """
 
 from __future__ import annotations
@@ -12,15 +14,15 @@ from collections.abc import Iterator
 import pytest
 from langchain_openai import ChatOpenAI
 
-from custom_react.local import (
+from custom_react.serving.process import check_server_installed
+from custom_react.serving.server import LocalModelServer
+from custom_react.serving.weights import (
     BUNDLED_MODELS,
     DEFAULT_LOCAL_MODEL,
     LocalModelError,
-    LocalModelServer,
-    check_server_installed,
     ensure_model_file,
+    find_part,
 )
-from custom_react.local_weights import find_part
 
 
 @pytest.fixture(scope="session")

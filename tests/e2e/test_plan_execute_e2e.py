@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from custom_react import CustomReActAgent
-from custom_react import plan_events as pe
-from custom_react.plan_execute import PlanAndExecuteAgent
+from custom_react.plan import events as pe
+from custom_react.plan.agent import PlanAndExecuteAgent
 from tools import default_tools
 
 pytestmark = pytest.mark.e2e

@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 from langchain_openai import ChatOpenAI
 
-from custom_react.local import LocalModelServer
+from custom_react.serving.server import LocalModelServer
 
 pytestmark = pytest.mark.e2e
 

@@ -1,0 +1,142 @@
+"""Parse a reply in the XML ReAct format: `<thought>...</thought>` then `<action>tool(args)</action>`
+or `<final_answer>...</final_answer>`.
+
+`parse_xml_response` returns the same `Action` / `FinalAnswer` and raises the same `ParseError` as the
+text parser (`custom_react.parser`). It forgives what models write: tag case and spacing, a missing
+closing tag (the next tag, or the end, closes it), `<think>` blocks, text before the first tag (the
+thought), a separate `<action_input>`, a JSON tool call (`<tool_call>{"name": ...}</tool_call>`),
+and a made-up `<observation>` (it and all after it are cut). The action is read as a call by
+`tool_call.parse_tool_call`. Only the ReAct tag names are tags, so HTML inside an action's arguments
+is just text. A reply with no tags falls back to the text parser. Linear time: one scan over tags.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+from custom_react.call_syntax import parse_tool_call
+from custom_react.formats.json_format import parse_json_response
+from custom_react.parser import (
+    Action,
+    FinalAnswer,
+    ParseError,
+    _strip_think,
+    parse_action_input,
+    parse_llm_response,
+)
+
+WHAT_TO_WRITE = (
+    "Write <thought>...</thought>, then either <action>tool_name(arguments)</action> "
+    "or <final_answer>...</final_answer>."
+)
+_TAG = re.compile(
+    r"<(?P<close>/?+)[ \t]*+(?P<name>question|thoughts?+|action[ _-]?+input|action|tool_call"
+    r"|observation|final[ _-]?+answer|answer)[ \t]*+>",
+    re.IGNORECASE,
+)
+_KINDS = {"thoughts": "thought", "toolcall": "action", "answer": "final_answer"}
+_STEPS = ("action", "final_answer")
+
+Section = tuple[str, str]  # (kind, text inside the tag)
+
+
+def parse_xml_response(text: str) -> Action | FinalAnswer:
+    """Parse one reply in the XML ReAct format.
+
+    Args:
+        text: The raw model reply (it may already be cut at a stop sequence).
+
+    Returns:
+        The first step in the reply: an `Action` or a `FinalAnswer`, its log rewritten with clean
+        tags. Anything after that step (another step, a made-up observation) is dropped.
+
+    Raises:
+        ParseError: The reply has tags but neither an action nor a final answer, an empty action,
+            or an empty final answer.
+    """
+    body = _strip_think(text)
+    preamble, sections = split_sections(body)
+    if not sections and not _TAG.search(body):
+        return parse_llm_response(text)  # no tags at all: text markers, or a direct answer
+    index = next((i for i, (kind, _) in enumerate(sections) if kind in _STEPS), None)
+    if index is None:
+        return _without_step(text)
+    (kind, content), rest = sections[index], sections[index + 1 :]
+    thought = "\n".join(v for k, v in sections[:index] if k == "thought" and v)
+    if not thought and preamble:  # text before the first tag is the thought
+        thought, sections = preamble, [("thought", preamble), *sections]
+    log = "\n".join(f"<{k}>{v}</{k}>" for k, v in sections if k != "question")
+    if kind == "final_answer":
+        if not content:
+            raise ParseError(f"Invalid format: <final_answer> was empty. {WHAT_TO_WRITE}", text)
+        return FinalAnswer(output=content, thought=thought, log=log)
+    action_input = rest[0][1] if rest else None
+    step = read_action(content, action_input, text)
+    return Action(tool=step.tool, tool_input=step.tool_input, thought=thought, log=log)
+
+
+def read_action(content: str, action_input: str | None, text: str) -> Action:
+    """Read what `<action>` holds: `tool(args)`, a JSON tool call, or a name with its input."""
+    if action_input is not None:  # <action>search</action><action_input>rose</action_input>
+        tool = content.partition("\n")[0].strip()
+        return Action(tool=tool, tool_input=parse_action_input(action_input))
+    if content.startswith("{"):  # <tool_call>{"name": "search", "arguments": {...}}</tool_call>
+        with contextlib.suppress(ParseError):
+            if isinstance(step := parse_json_response(content), Action):
+                return step
+    if call := parse_tool_call(content):
+        return Action(tool=call[0], tool_input=call[1])
+    tool, _, rest = content.partition("\n")  # a bare name, maybe with its input below it
+    if not tool.strip("*`_ "):
+        raise ParseError(f"Invalid format: <action> needs a tool call. {WHAT_TO_WRITE}", text)
+    return Action(tool=tool.strip(), tool_input=parse_action_input(rest))
+
+
+def split_sections(body: str) -> tuple[str, list[Section]]:
+    """The text before the first tag, and (kind, text) for each tag up to the first step.
+
+    A section ends at its closing tag, at the next opening tag, or at the end of the reply. The
+    scan stops at an `<observation>` (made up) and at any tag after the first step except the
+    `<action_input>` of its action.
+    """
+    sections: list[Section] = []
+    kind, start, preamble_end = "", 0, len(body)
+    for tag in _TAG.finditer(body):
+        name = _kind(tag.group("name"))
+        if tag.group("close"):
+            if name == kind:  # the open section ends here; stray closing tags are ignored
+                sections.append((kind, body[start : tag.start()].strip()))
+                kind = ""
+            continue
+        preamble_end = min(preamble_end, tag.start())
+        if kind:  # a missing closing tag: the next tag closes the open section
+            sections.append((kind, body[start : tag.start()].strip()))
+        last = sections[-1][0] if sections else ""
+        stepped = any(k in _STEPS for k, _ in sections[-2:])
+        if name == "observation" or (stepped and (name, last) != ("action_input", "action")):
+            return body[:preamble_end].strip(), sections
+        kind, start = name, tag.end()
+    if kind:
+        sections.append((kind, body[start:].strip()))
+    return body[:preamble_end].strip(), sections
+
+
+def _kind(name: str) -> str:
+    word = re.sub(r"[ _-]", "", name.lower())
+    word = {"actioninput": "action_input", "finalanswer": "final_answer"}.get(word, word)
+    return _KINDS.get(word, word)
+
+
+def _without_step(text: str) -> Action | FinalAnswer:
+    """Tags but no step: accept a step the text markers spell, else explain the format."""
+    try:
+        step = parse_llm_response(_TAG.sub("", text))
+    except ParseError:
+        step = None
+    if isinstance(step, Action) or (step is not None and "Final Answer:" in step.log):
+        return step
+    raise ParseError(
+        f"Invalid format: after <thought> write an <action> or a <final_answer>. {WHAT_TO_WRITE}",
+        text,
+    )

@@ -1,0 +1,89 @@
+"""Build what the planner, the replanner and each step's executor read in a plan-and-execute run.
+
+Pure functions. `build_plan_prompt` turns a template from `custom_react/prompts/` (`planner_<language>.txt`,
+`replanner_<language>.txt`) into a `ChatPromptTemplate`: the filled template as one user turn,
+after any `chat_history` and before any `feedback` (a reply that could not be read, and the error).
+`render_plan` and `render_past_steps` write the steps still to do and the finished steps with
+their results as the numbered text the templates show; `step_task` writes the question one step's
+executor gets. It does not call a model or read replies (`plan_parser.py` does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from string import Formatter
+
+from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
+from langchain_core.tools import BaseTool
+
+from custom_react.prompt import render_tools
+from custom_react.prompts import load_template
+
+PLANNER_VARIABLES = frozenset({"input"})
+REPLANNER_VARIABLES = frozenset({"input", "plan", "past_steps"})
+TOOL_VARIABLES = frozenset({"tools", "tool_names"})
+_LABELS = {"en": ("Result: ", "(none)"), "zh": ("结果：", "（无）")}
+
+
+def build_plan_prompt(
+    template: str, required: frozenset[str], tools: Sequence[BaseTool], name: str = "plan"
+) -> ChatPromptTemplate:
+    """Build the planner's or replanner's prompt.
+
+    Args:
+        template: The template text; `{tools}` and `{tool_names}` are filled here.
+        required: The variables the template must contain (the rest are filled per call).
+        tools: The executor's tools, rendered as `build_react_prompt` renders them.
+        name: Who the template is for, in error messages.
+
+    Returns:
+        A prompt whose remaining variables are `required` plus the optional `chat_history` and
+        `feedback` message lists.
+
+    Raises:
+        ValueError: The template lacks a required variable or has one nobody fills.
+    """
+    found = {field for _, field, _, _ in Formatter().parse(template) if field is not None}
+    missing, unknown = required - found, found - required - TOOL_VARIABLES
+    if missing or unknown:
+        problem = f"misses {sorted(missing)}" if missing else f"uses unknown {sorted(unknown)}"
+        raise ValueError(f"The {name} template {problem}; write literal braces as {{{{ }}}}.")
+    filled = {"tools": render_tools(tools), "tool_names": ", ".join(tool.name for tool in tools)}
+    prompt = ChatPromptTemplate.from_messages(
+        [
+            MessagesPlaceholder("chat_history", optional=True),
+            ("human", template),
+            MessagesPlaceholder("feedback", optional=True),
+        ]
+    )
+    return prompt.partial(**{key: value for key, value in filled.items() if key in found})
+
+
+def render_plan(steps: Sequence[str], language: str = "en") -> str:
+    """The steps as a numbered list, one per line; "(none)" when there are none."""
+    if not steps:
+        return _LABELS.get(language, _LABELS["en"])[1]
+    return "\n".join(f"{number}. {step}" for number, step in enumerate(steps, 1))
+
+
+def render_past_steps(past_steps: Sequence[tuple[str, str]], language: str = "en") -> str:
+    """The finished steps, numbered, each with its result on one indented line."""
+    result, none = _LABELS.get(language, _LABELS["en"])
+    if not past_steps:
+        return none
+    return "\n".join(
+        f"{number}. {step}\n   {result}{' '.join(text.split())}"
+        for number, (step, text) in enumerate(past_steps, 1)
+    )
+
+
+def step_task(
+    step: str, question: str, past_steps: Sequence[tuple[str, str]], language: str = "en"
+) -> str:
+    """What the executor is asked: the step alone at first; later the question and the results
+    so far, then the step last (a small model reads the last line as its task)."""
+    if not past_steps:
+        return step
+    template = load_template("plan_step", language).strip()
+    past = render_past_steps(past_steps, language)
+    return template.format(step=step, input=question, past_steps=past)

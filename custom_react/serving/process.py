@@ -1,0 +1,196 @@
+"""Process plumbing for the local model server: install check, launcher, port, signals, log.
+
+Small functions that ``LocalModelServer`` (in ``custom_react.serving.server``) composes: checking that
+llama-cpp-python's server is importable, building its command line (with a watchdog that ends
+the server when its parent dies) and a clean environment for it,
+checking or picking a loopback port, polling its readiness endpoint, stopping its process group,
+reading the tail of its log for error messages, and httpx transports that blame a dead server
+rather than the network when a request fails. Nothing here keeps state or knows about chat
+models; POSIX process groups are assumed (Linux, macOS).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections import deque
+from collections.abc import Callable
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Literal
+
+import httpx
+
+from custom_react.serving.weights import INSTALL_HINT, LocalModelError
+
+# Modules of llama-cpp-python and of its [server] extra that `python -m llama_cpp.server` imports.
+SERVER_MODULES = ("llama_cpp", "uvicorn", "fastapi", "sse_starlette", "pydantic_settings")
+# The server reads these from the environment and some beat its command line (HOST, PORT,
+# CONFIG_FILE); API_KEY would make it demand a key. None of them is meant for our child.
+_SCRUBBED_ENV = frozenset({"HOST", "PORT", "CONFIG_FILE", "API_KEY", "MODEL", "CHAT_FORMAT"})
+
+
+def check_server_installed() -> None:
+    """Raise ``LocalModelError`` unless llama-cpp-python and its server extra are importable."""
+    missing = [name for name in SERVER_MODULES if find_spec(name) is None]
+    if missing:
+        raise LocalModelError(
+            f"the local model needs llama-cpp-python[server] (missing: {', '.join(missing)}): "
+            f"run {INSTALL_HINT}, or set OPENAI_API_KEY or OPENAI_BASE_URL to use a hosted model"
+        )
+
+
+# Runs `python -m llama_cpp.server` with a watchdog thread: the server lives in its own process
+# group (out of reach of Ctrl-C and of our atexit if we are killed), so it exits by itself as soon
+# as the process that started it is gone and it has been handed to another parent.
+_LAUNCHER = """
+import os, runpy, threading, time
+def watch_parent():
+    while os.getppid() == {parent}:
+        time.sleep(0.5)
+    os._exit(3)
+threading.Thread(target=watch_parent, daemon=True).start()
+runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+"""
+
+
+def server_command(
+    model_path: Path, *, alias: str, host: str, port: int, n_ctx: int, n_threads: int
+) -> list[str]:
+    """Return the argv that serves ``model_path`` with its own chat template, quietly."""
+    return [
+        sys.executable, "-c", _LAUNCHER.format(parent=os.getpid()),
+        "--model", str(model_path),
+        "--model_alias", alias,
+        "--host", host,
+        "--port", str(port),
+        "--n_ctx", str(n_ctx),
+        "--n_threads", str(n_threads),
+        "--n_threads_batch", str(n_threads),
+        "--logits_all", "false",  # else it keeps n_ctx x vocabulary floats: gigabytes, and slow
+        "--verbose", "false",
+    ]  # fmt: skip
+
+
+def default_threads() -> int:
+    """Half the CPUs, at least one: llama.cpp's threads spin-wait, and on a busy 2-CPU machine
+    two of them made a ReAct step 3 to 10 times slower than one (measured)."""
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
+def child_environment() -> dict[str, str]:
+    """Return ``os.environ`` without the variables that would reconfigure the server."""
+    return {key: value for key, value in os.environ.items() if key.upper() not in _SCRUBBED_ENV}
+
+
+def check_port(host: str, port: int | None) -> int:
+    """Return ``port`` if it is free on ``host``, or a free port when ``port`` is ``None``.
+
+    Raises:
+        LocalModelError: The requested port is already in use.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port or 0))
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE:
+                raise LocalModelError(f"cannot listen on {host}:{port}: {error}") from None
+            raise LocalModelError(
+                f"port {port} on {host} is already in use: choose another port, or leave it "
+                "unset to pick a free one"
+            ) from None
+        return int(probe.getsockname()[1])
+
+
+def wait_until_ready(
+    url: str, process: subprocess.Popen[bytes], timeout: float
+) -> Literal["ready", "exited", "timeout"]:
+    """Poll ``url`` until it answers, the process exits, or ``timeout`` seconds pass."""
+    no_proxy = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback only
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return "exited"
+        try:
+            with no_proxy.open(url, timeout=2.0):
+                return "ready"
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.2)
+    return "timeout"
+
+
+def stop_process_group(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """Terminate the process group led by ``process``; kill it if it is not gone in time."""
+    _signal_group(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _signal_group(process.pid, signal.SIGKILL)
+        process.wait()
+    _signal_group(process.pid, signal.SIGKILL)  # anything the server itself left behind
+
+
+class WatchedTransport(httpx.HTTPTransport):
+    """An httpx transport that blames a dead server, not the network, when a request fails.
+
+    ``check(grace)`` must raise if the server process has exited (waiting up to ``grace``
+    seconds for an exit in progress) and return if it still runs.
+    """
+
+    def __init__(self, check: Callable[[float], None]) -> None:
+        super().__init__()
+        self._check = check
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self._check(0.0)
+        try:
+            return super().handle_request(request)
+        except httpx.TransportError:
+            self._check(1.0)  # a server killed mid-request closes the socket just before exiting
+            raise
+
+
+class AsyncWatchedTransport(httpx.AsyncHTTPTransport):
+    """The asynchronous twin of ``WatchedTransport``."""
+
+    def __init__(self, check: Callable[[float], None]) -> None:
+        super().__init__()
+        self._check = check
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self._check(0.0)
+        try:
+            return await super().handle_async_request(request)
+        except httpx.TransportError:
+            await asyncio.to_thread(self._check, 1.0)
+            raise
+
+
+def temporary_log() -> Path:
+    """Create an empty log file in the temporary folder and return its path."""
+    handle, name = tempfile.mkstemp(prefix="custom-react-llama-", suffix=".log")
+    os.close(handle)
+    return Path(name)
+
+
+def log_tail(path: Path | None, lines: int = 15) -> str:
+    """Return the last ``lines`` lines of the log at ``path``, for error messages."""
+    if path is None or not path.is_file():
+        return "(no log)"
+    with path.open(encoding="utf-8", errors="replace") as log_file:
+        return "".join(deque(log_file, maxlen=lines)).rstrip() or "(empty log)"
+
+
+def _signal_group(pid: int, signal_number: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal_number)

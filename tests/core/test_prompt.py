@@ -1,0 +1,130 @@
+"""The prompt builder and the scratchpad renderer: pure functions, checked exactly."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.tools import tool
+
+from custom_react.prompt import (
+    build_react_prompt,
+    check_template_variables,
+    render_scratchpad,
+    render_tools,
+)
+from custom_react.prompts import load_template
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+MARKERS = ("Question:", "Thought:", "Action:", "Action Input:", "Observation:", "Final Answer:")
+
+
+@tool
+def calculator(expression: str) -> str:
+    """Evaluate arithmetic such as 12.5% of 2480."""
+    return expression
+
+
+@tool
+def write_file(path: str, content: str) -> str:
+    """Write text to a file in the workspace."""
+    return path
+
+
+@tool
+def current_date() -> str:
+    """Today's date."""
+    return "today"
+
+
+TOOLS = [calculator, write_file, current_date]
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"(?<!\{)\{(\w+)\}(?!\})", text))
+
+
+def test_both_templates_have_identical_placeholders_and_markers():
+    english, chinese = load_template("react", "en"), load_template("react", "zh")
+    assert placeholders(english) == placeholders(chinese) == {"tools", "tool_names", "examples"}
+    for marker in MARKERS:
+        assert marker in english and marker in chinese, marker
+    for language in ("en", "zh"):
+        example = load_template("examples", language)
+        assert all(marker in example for marker in MARKERS), language
+
+
+def test_tools_are_rendered_with_name_description_and_arguments():
+    assert render_tools(TOOLS).splitlines() == [
+        "calculator: Evaluate arithmetic such as 12.5% of 2480.",
+        "  Action Input: expression (string) as plain text",
+        "write_file: Write text to a file in the workspace.",
+        '  Action Input: a JSON object {"path": "string", "content": "string"}',
+        "current_date: Today's date.",
+        "  Action Input: none",
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("examples", [False, True], ids=["plain", "few-shot"])
+def test_rendered_prompt_matches_golden_file(language, examples, regenerate):
+    prompt = build_react_prompt(TOOLS, language=language, examples=examples)
+    first_call = {"input": "What is 12.5% of 2480?", "agent_scratchpad": render_scratchpad([])}
+    messages = prompt.invoke(first_call).to_messages()  # what the model reads on its first call
+    text = "\n\n".join(f"[{m.type}]\n{m.content}" for m in messages)
+    golden = GOLDEN / f"prompt_{language}{'_examples' if examples else ''}.txt"
+    if regenerate:
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8")
+    assert "{" + "tools}" not in text and "calculator, write_file, current_date" in text
+
+
+def test_prompt_leaves_only_the_run_variables():
+    prompt = build_react_prompt(TOOLS)
+    assert set(prompt.input_variables) == {"input"}
+    assert set(prompt.optional_variables) == {"chat_history"}
+    assert prompt.partial_variables["agent_scratchpad"] == ""  # no steps yet: just the question
+
+
+@pytest.mark.parametrize(
+    ("template", "message"),
+    [
+        ("Tools: {tools}", r"missing \{tool_names\}"),
+        ("No variables at all", r"missing \{tool_names\}, \{tools\}"),
+        ("{tools} {tool_names} {context}", r"uses \{context\}"),
+    ],
+)
+def test_a_template_missing_a_variable_fails_at_construction(template, message):
+    with pytest.raises(ValueError, match=message):
+        build_react_prompt(TOOLS, template=template)
+    with pytest.raises(ValueError, match=message):
+        check_template_variables(template)
+
+
+def test_unknown_language_is_refused():
+    with pytest.raises(ValueError, match="Unsupported language"):
+        build_react_prompt(TOOLS, language="fr")
+
+
+def test_scratchpad_renders_tool_calls_as_text_turns():
+    call = {
+        "name": "calculator",
+        "args": {"expression": "1+1"},
+        "id": "call_1",
+        "type": "tool_call",
+    }
+    history = [
+        AIMessage(content="Thought: add\nAction: calculator\nAction Input: 1+1", tool_calls=[call]),
+        ToolMessage(content="2", tool_call_id="call_1"),
+        AIMessage(content="Thought: oops"),
+        HumanMessage(content="Observation: Invalid format"),
+    ]
+    assert render_scratchpad(history) == (
+        "\nThought: add\nAction: calculator\nAction Input: 1+1"
+        "\nObservation: 2"
+        "\nThought: oops"
+        "\nObservation: Invalid format"
+        "\nThought: "
+    )

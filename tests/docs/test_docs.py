@@ -1,0 +1,433 @@
+"""Every command in README.md and docs/*.md works as written, and every generated piece is current.
+
+- ```bash blocks: each command must name things that exist: a `make` target in the Makefile, a
+  file for `python FILE` / `node FILE`, an importable module for `python -m`, a `custom-react`
+  subcommand and options that its `--help` lists, extras that pyproject.toml defines. The cheap
+  ones (`--help`) run for real; `pip install` and long model runs are only checked, not run.
+- ```python blocks run in a fresh interpreter. Comment lines right after a `print(...)` line are
+  the expected output (`...` matches anything). Blocks that open the local model are `e2e`.
+- ```python file=PATH blocks are excerpts: they must appear in PATH word for word.
+- `<!-- embed: PATH -->` regions hold PATH's current content, scripted transcripts regenerate
+  identically, Mermaid blocks are valid, the Chinese pages match the English ones, links resolve.
+
+After an intended change, refresh the docs with `python scripts/make_docs_assets.py --scripted`.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.export.test_export import MERMAID_CHECK, MERMAID_MODULES, assert_valid_sequence_diagram
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+MAIN_PAGES = [
+    "react-flow",
+    "agent-walkthrough",
+    "legacy-vs-custom-vs-create-agent",
+    "failure-modes",
+]
+MODEL_LOCK = "/tmp/custom-react-model.lock"
+
+
+def load_assets_script():  # the script is not a package module; load it by path
+    spec = importlib.util.spec_from_file_location(
+        "make_docs_assets", ROOT / "scripts" / "make_docs_assets.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["make_docs_assets"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+assets = load_assets_script()
+
+
+@dataclass(frozen=True)
+class Block:
+    page: Path
+    line: int
+    info: str
+    code: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.page.relative_to(ROOT)}:{self.line}"
+
+
+def code_blocks(page: Path) -> list[Block]:
+    """The fenced code blocks of a Markdown page (fences of three or more backticks)."""
+    blocks, lines, index = [], page.read_text(encoding="utf-8").splitlines(), 0
+    while index < len(lines):
+        opening = re.fullmatch(r"(`{3,})(.*)", lines[index])
+        if opening is None:
+            index += 1
+            continue
+        fence, start = opening[1], index
+        index += 1
+        while index < len(lines) and lines[index].rstrip() != fence:
+            index += 1
+        body = "\n".join(lines[start + 1 : index]) + "\n"
+        blocks.append(Block(page, start + 1, opening[2].strip(), body))
+        index += 1
+    return blocks
+
+
+BLOCKS = [block for page in PAGES for block in code_blocks(page)]
+BASH = [block for block in BLOCKS if block.info in ("bash", "sh", "shell")]
+PYTHON = [block for block in BLOCKS if block.info == "python"]
+EXCERPTS = [block for block in BLOCKS if block.info.startswith("python file=")]
+
+
+# -- Commands in bash blocks ------------------------------------------------------------------
+
+
+def commands(code: str) -> list[list[str]]:
+    """Split a bash block into simple commands (comments dropped, `&&`, `;`, `|` split)."""
+    text = code.replace("\\\n", " ")
+    result: list[list[str]] = []
+    for line in text.splitlines():
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|")
+        lexer.whitespace_split, lexer.commenters = True, "#"
+        current: list[str] = []
+        for token in lexer:
+            if set(token) <= set(";&|"):
+                result += [current] if current else []
+                current = []
+            else:
+                current.append(token)
+        result += [current] if current else []
+    return result
+
+
+def command_problems(words: list[str]) -> list[str]:
+    """What is wrong with one command: things it names that do not exist (empty: fine)."""
+    while words and re.fullmatch(r"\w+=.*", words[0]):
+        words = words[1:]  # environment assignments
+    name, args = words[0], words[1:]
+    if name == "flock":
+        return command_problems(args[1:])
+    if name == "custom-react":
+        return cli_problems(args)
+    if name == "make":
+        targets = make_targets()
+        return [
+            f"no make target {t!r}"
+            for t in args
+            if not t.startswith("-") and "=" not in t and t not in targets
+        ]
+    if name in ("python", "python3"):
+        return python_problems(args)
+    if name in ("pytest",):
+        return pytest_problems(args)
+    if name == "pip":
+        return extras_problems(args)
+    if name == "node":
+        return [] if (ROOT / args[0]).is_file() else [f"no file {args[0]}"]
+    if name == "npm":
+        prefix = args[args.index("--prefix") + 1] if "--prefix" in args else "."
+        return [] if (ROOT / prefix / "package.json").is_file() else [f"no {prefix}/package.json"]
+    if name in (".", "source", "cd", "export"):
+        return []
+    return [f"unknown command {name!r}: teach tests/docs/test_docs.py what it must check"]
+
+
+def cli_problems(args: list[str]) -> list[str]:
+    if not args or args[0].startswith("-"):
+        return [
+            f"custom-react option {o!r} not in --help"
+            for o in options(args)
+            if not has_option(cli_help(()) or "", o)
+        ]
+    help_text = cli_help((args[0],))
+    if help_text is None:
+        return [f"custom-react has no subcommand {args[0]!r}"]
+    return [
+        f"custom-react {args[0]} has no option {o!r}"
+        for o in options(args)
+        if not has_option(help_text, o)
+    ]
+
+
+def options(args: list[str]) -> list[str]:
+    return [arg.split("=")[0] for arg in args if arg.startswith("-")]
+
+
+def has_option(help_text: str, option: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", help_text) is not None
+
+
+@functools.cache
+def cli_help(subcommand: tuple[str, ...]) -> str | None:
+    """`custom-react [SUB] --help`, run for real; None when the subcommand does not exist."""
+    executable = shutil.which("custom-react")
+    command = (
+        [executable]
+        if executable
+        else [sys.executable, "-c", "from custom_react.cli import app; app()"]
+    )
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
+    result = subprocess.run(
+        [*command, *subcommand, "--help"], capture_output=True, text=True, env=env, timeout=60
+    )
+    return result.stdout if result.returncode == 0 else None
+
+
+@functools.cache
+def make_targets() -> frozenset[str]:
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    return frozenset(re.findall(r"^([\w.-]+)\s*:(?!=)", text, re.MULTILINE))
+
+
+def python_problems(args: list[str]) -> list[str]:
+    if not args or args[0] == "-c":
+        return []
+    if args[0] == "-m":
+        module = args[1]
+        if module in ("venv", "pip", "pytest"):
+            return pytest_problems(args[2:]) if module == "pytest" else []
+        return [] if importlib.util.find_spec(module) else [f"no module {module!r}"]
+    script = ROOT / args[0]
+    if not script.is_file():
+        return [f"no file {args[0]}"]
+    wanted = options(args[1:])
+    if not wanted:
+        return []
+    result = subprocess.run(
+        [sys.executable, str(script), "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    return [f"{args[0]} has no option {o!r}" for o in wanted if not has_option(result.stdout, o)]
+
+
+def pytest_problems(args: list[str]) -> list[str]:
+    problems = [
+        f"no file {a}"
+        for a in args
+        if not a.startswith("-") and not (ROOT / a.split("::")[0]).exists()
+    ]
+    wanted = [o for o in options(args) if o.startswith("--")]
+    if wanted:
+        help_text = subprocess.run(
+            [sys.executable, "-m", "pytest", "--help"], capture_output=True, text=True, cwd=ROOT
+        ).stdout
+        problems += [f"pytest has no option {o!r}" for o in wanted if not has_option(help_text, o)]
+    return problems
+
+
+def extras_problems(args: list[str]) -> list[str]:
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    named = [
+        name
+        for arg in args
+        for group in re.findall(r"^\.\[([\w,-]+)\]$", arg)
+        for name in group.split(",")
+    ]
+    return [f"pyproject.toml has no extra {name!r}" for name in named if name not in extras]
+
+
+@pytest.mark.parametrize("block", BASH, ids=lambda block: block.id)
+def test_every_command_names_what_exists(block: Block) -> None:
+    problems = [
+        f"{' '.join(words)}: {p}" for words in commands(block.code) for p in command_problems(words)
+    ]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    "command, problem",
+    [
+        ("make no-such-target", "no make target 'no-such-target'"),
+        ('custom-react ask "q" --no-such-option 1', "no option '--no-such-option'"),
+        ("custom-react no-such-command", "no subcommand 'no-such-command'"),
+        ("python scripts/no_such_script.py", "no file scripts/no_such_script.py"),
+        ('pip install -e ".[local,no-such-extra]"', "no extra 'no-such-extra'"),
+        ("python -m no_such_module_here", "no module 'no_such_module_here'"),
+        ("wget http://example.com", "unknown command 'wget'"),
+    ],
+)
+def test_the_checker_catches_what_is_missing(command: str, problem: str) -> None:
+    found = [p for words in commands(command) for p in command_problems(words)]
+    assert any(problem in p for p in found), found
+
+
+def test_the_checker_accepts_real_commands() -> None:
+    block = 'flock /tmp/x.lock custom-react ask "What is 2**10?" --lang zh --max-iterations 3 && make check  # ok'
+    assert [p for words in commands(block) for p in command_problems(words)] == []
+    assert commands("a && b; c | d # e") == [["a"], ["b"], ["c"], ["d"]]
+
+
+def test_cheap_commands_run_for_real() -> None:
+    assert cli_help(()) is not None and "ask" in (cli_help(()) or "")
+    assert has_option(cli_help(("ask",)) or "", "--lang")
+
+
+# -- Python blocks ----------------------------------------------------------------------------
+
+
+def expected_output(code: str) -> list[str]:
+    """Comment lines right after a `print(...)` line (or after such a comment): the expected stdout."""
+    expected, after_print = [], False
+    for line in code.splitlines():
+        stripped = line.strip()
+        if after_print and stripped.startswith("#") and line.startswith("#"):
+            expected.append(stripped[1:].removeprefix(" "))
+            continue
+        after_print = "print(" in line
+    return expected
+
+
+def needs_model(block: Block) -> bool:
+    return "open_chat_model" in block.code
+
+
+PYTHON_PARAMS = [
+    pytest.param(block, id=block.id, marks=[pytest.mark.e2e] if needs_model(block) else [])
+    for block in PYTHON
+]
+
+
+@pytest.mark.parametrize("block", PYTHON_PARAMS)
+def test_python_block_runs_as_written(block: Block, tmp_path: Path) -> None:
+    command = [sys.executable, "-c", block.code]
+    if needs_model(block) and shutil.which("flock"):
+        command = ["flock", MODEL_LOCK, *command]  # one local-model run at a time on this machine
+    result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=1800)
+    assert result.returncode == 0, result.stderr[-3000:]
+    if expected := expected_output(block.code):
+        actual = [line.rstrip() for line in result.stdout.splitlines()]
+        patterns = [re.escape(line.rstrip()).replace(r"\.\.\.", ".*") for line in expected]
+        assert len(actual) == len(patterns), (
+            f"expected:\n{chr(10).join(expected)}\ngot:\n{result.stdout}"
+        )
+        for pattern, line in zip(patterns, actual, strict=True):
+            assert re.fullmatch(pattern, line), f"{line!r} does not match {pattern!r}"
+
+
+@pytest.mark.parametrize("block", EXCERPTS, ids=lambda block: block.id)
+def test_code_excerpt_is_word_for_word_from_its_file(block: Block) -> None:
+    source = ROOT / block.info.split("=", 1)[1]
+    assert block.code in source.read_text(encoding="utf-8"), (
+        f"{block.id} no longer matches {source.name}"
+    )
+
+
+# -- Generated content ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_embedded_files_are_current(page: Path) -> None:
+    assert assets.refilled(page) == page.read_text(encoding="utf-8"), (
+        f"{page.name} embeds stale content: run `python scripts/make_docs_assets.py --embed`"
+    )
+
+
+def test_scripted_transcripts_regenerate_identically(tmp_path: Path) -> None:
+    assets.make_scripted(tmp_path)
+    for made in sorted(tmp_path.iterdir()):
+        kept = DOCS / "assets" / made.name
+        assert kept.is_file() and kept.read_text(encoding="utf-8") == made.read_text(
+            encoding="utf-8"
+        ), f"docs/assets/{made.name} is stale: run `python scripts/make_docs_assets.py --scripted`"
+
+
+@pytest.mark.parametrize("name", sorted(assets.REAL_RUNS))
+def test_real_runs_are_saved_in_every_format(name: str) -> None:
+    for suffix in assets.FORMATS:
+        assert (DOCS / "assets" / f"{name}{suffix}").is_file(), (
+            f"run {assets.__file__} on the model"
+        )
+    diagram = (DOCS / "assets" / f"{name}.mmd").read_text(encoding="utf-8")
+    assert_valid_sequence_diagram(diagram)
+    assert "Agent-->>User" in diagram
+
+
+MERMAID = [block for block in BLOCKS if block.info == "mermaid"]
+
+
+@pytest.mark.parametrize("block", MERMAID, ids=lambda block: block.id)
+def test_mermaid_blocks_are_valid(block: Block) -> None:
+    assert_valid_sequence_diagram(block.code)
+
+
+@pytest.mark.skipif(
+    shutil.which("node") is None or not MERMAID_MODULES.is_dir(),
+    reason="run `npm ci --prefix scripts/mermaid` (needs node)",
+)
+def test_mermaid_blocks_parse_with_mermaid_itself() -> None:
+    pages = [str(page) for page in PAGES if "```mermaid" in page.read_text(encoding="utf-8")]
+    result = subprocess.run(
+        ["node", str(MERMAID_CHECK), *pages], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count("\nok ") + 1 >= len(MERMAID)
+
+
+# -- The pages themselves ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", MAIN_PAGES)
+def test_each_main_page_has_a_matching_chinese_version(name: str) -> None:
+    english, chinese = DOCS / f"{name}.md", DOCS / f"{name}.zh.md"
+    assert chinese.is_file(), f"docs/{name}.zh.md is missing"
+    assert f"({name}.zh.md)" in english.read_text(encoding="utf-8")
+    assert f"({name}.md)" in chinese.read_text(encoding="utf-8")
+    assert runnable_code(chinese) == runnable_code(english), "the code blocks must be the same"
+    assert embed_paths(chinese) == embed_paths(english), "the pages must embed the same runs"
+
+
+def runnable_code(page: Path) -> list[tuple[str, str]]:
+    return [(b.info, b.code) for b in code_blocks(page) if b.info.startswith(("python", "bash"))]
+
+
+def embed_paths(page: Path) -> list[str]:
+    """The files a page embeds, language markers dropped (`real_rose_zh.mmd` -> `real_rose.mmd`)."""
+    paths = re.findall(r"<!-- embed: (\S+) -->", page.read_text(encoding="utf-8"))
+    return [re.sub(r"_(?:zh|en)(?=[._])", "", path) for path in paths]
+
+
+CONCEPTS = {
+    "en": ["Thought", "Action", "Action Input", "Observation", "Final Answer", "stop sequence",
+           "tools as functions with descriptions", "message history", "max_iterations", "step limits",
+           "repeated-action detection", "errors as observations", "human approval"],
+    "zh": ["思考", "行动", "行动输入", "观察", "最终答案", "停止序列", "带描述的函数", "消息历史",
+           "max_iterations", "步数上限", "重复动作检测", "错误作为观察", "人工批准"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(CONCEPTS))
+def test_the_docs_explain_every_concept(language: str) -> None:
+    suffix = ".zh.md" if language == "zh" else ".md"
+    text = "\n".join((DOCS / f"{name}{suffix}").read_text(encoding="utf-8") for name in MAIN_PAGES)
+    missing = [concept for concept in CONCEPTS[language] if concept.lower() not in text.lower()]
+    assert not missing, f"not explained in the {language} docs: {missing}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_relative_links_resolve(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"\w+:|#", target):
+            continue
+        assert (page.parent / target.split("#")[0]).exists(), (
+            f"{page.name} links to missing {target}"
+        )

@@ -1,0 +1,199 @@
+"""Tests for `custom_react.formats.xml_format` and the call syntax it reads (`custom_react.call_syntax`).
+
+1. A table of replies in the XML format: well-formed, sloppy (what small models write) and broken.
+2. The call syntax on its own: positional, keyword, quoted, triple-quoted and unescaped arguments.
+3. The contract on any text (property test) and on adversarial 100 KB replies, with a time bound.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from custom_react.call_syntax import POSITIONAL_ARGS, parse_tool_call
+from custom_react.formats.xml_format import parse_xml_response
+from custom_react.parser import Action, FinalAnswer, ParseError
+
+# -- 1. The table ------------------------------------------------------------------------------
+
+PAGE = '<!DOCTYPE html>\n<html><head><link rel="stylesheet" href="style.css"></head></html>'
+
+ACTIONS = [
+    # (id, reply, tool, tool_input, thought)
+    ("well-formed", '<thought>look it up</thought>\n<action>search("rose")</action>',
+     "search", "rose", "look it up"),
+    ("single quotes", "<thought>t</thought><action>search('rose price')</action>",
+     "search", "rose price", "t"),
+    ("unquoted argument", "<thought>t</thought><action>calculator(2 * (3 + 4))</action>",
+     "calculator", "2 * (3 + 4)", "t"),
+    ("no arguments", "<thought>t</thought><action>current_date()</action>", "current_date", "", "t"),
+    ("keyword arguments", '<thought>t</thought><action>write_file(path="a.txt", content="hi")</action>',
+     "write_file", {"path": "a.txt", "content": "hi"}, "t"),
+    ("positional arguments", '<thought>t</thought><action>write_file("a.txt", "hi")</action>',
+     "write_file", {POSITIONAL_ARGS: ["a.txt", "hi"]}, "t"),
+    ("mixed arguments, trailing comma",
+     '<thought>t</thought><action>write_file("a.txt", content="hi",)</action>',
+     "write_file", {POSITIONAL_ARGS: ["a.txt"], "content": "hi"}, "t"),
+    ("triple-quoted HTML", f'<thought>t</thought><action>write_file("index.html", """{PAGE}""")</action>',
+     "write_file", {POSITIONAL_ARGS: ["index.html", PAGE]}, "t"),
+    ("unescaped quotes in HTML", f'<thought>t</thought><action>write_file("index.html", "{PAGE}")</action>',
+     "write_file", {POSITIONAL_ARGS: ["index.html", PAGE]}, "t"),
+    ("escaped newline", '<thought>t</thought><action>write_file("a.js", "let a = 1;\\nlet b = /\\d/;")</action>',
+     "write_file", {POSITIONAL_ARGS: ["a.js", "let a = 1;\nlet b = /\\d/;"]}, "t"),
+    ("missing closing tags", '<thought>look it up\n<action>search("rose")', "search", "rose", "look it up"),
+    ("missing closing quote and parenthesis", '<thought>t</thought><action>search("rose',
+     "search", "rose", "t"),
+    ("tag case and spaces", '<THOUGHT >t</ Thought><Action>search("rose")</ACTION>', "search", "rose", "t"),
+    ("text before the first tag is the thought", 'I should search.\n<action>search("rose")</action>',
+     "search", "rose", "I should search."),
+    ("made-up observation is cut", '<thought>t</thought><action>search("rose")</action>\n'
+     "<observation>1 yuan</observation>\n<final_answer>1 yuan</final_answer>", "search", "rose", "t"),
+    ("a step after the action is dropped", '<thought>t</thought><action>search("rose")</action>'
+     '<thought>again</thought><action>search("tulip")</action>', "search", "rose", "t"),
+    ("separate action_input", "<thought>t</thought><action>search</action>\n"
+     "<action_input>rose</action_input>", "search", "rose", "t"),
+    ("JSON action_input", '<thought>t</thought><action>search</action><action_input>{"query": "rose"}'
+     "</action_input>", "search", {"query": "rose"}, "t"),
+    ("paper's bracket form", "<thought>t</thought><action>search[rose price]</action>",
+     "search", "rose price", "t"),
+    ("name with input below it", "<thought>t</thought><action>search\nrose price</action>",
+     "search", "rose price", "t"),
+    ("provider tool call", '<tool_call>\n{"name": "search", "arguments": {"query": "rose"}}\n</tool_call>',
+     "search", {"query": "rose"}, ""),
+    ("think block", '<think>hmm <action>nope()</action></think><thought>t</thought>'
+     '<action>search("rose")</action>', "search", "rose", "t"),
+    ("echoed question", '<question>q</question><thought>t</thought><action>search(query="rose")</action>',
+     "search", {"query": "rose"}, "t"),
+    ("Chinese content", "<thought>先查价格</thought><action>search(\"玫瑰 批发价\")</action>",
+     "search", "玫瑰 批发价", "先查价格"),
+    ("text markers inside XML thought", "<thought>t</thought>\nAction: search\nAction Input: rose",
+     "search", "rose", "t"),
+    ("no tags at all: text format", "Thought: t\nAction: search\nAction Input: rose", "search", "rose", "t"),
+]  # fmt: skip
+
+FINALS = [
+    # (id, reply, output, thought)
+    ("well-formed", "<thought>I know</thought>\n<final_answer>Paris</final_answer>", "Paris", "I know"),
+    ("missing closing tag", "<thought>I know</thought>\n<final_answer>Paris", "Paris", "I know"),
+    ("multi-line answer", "<final_answer>line 1\nline 2</final_answer>", "line 1\nline 2", ""),
+    ("answer tag", "<thought>t</thought><answer>42</answer>", "42", "t"),
+    ("final answer with a space", "<final answer>42</final answer>", "42", ""),
+    ("Chinese", "<thought>我知道了</thought><final_answer>1.26 元</final_answer>", "1.26 元", "我知道了"),
+    ("prose: a direct answer", "Paris is the capital of France.", "Paris is the capital of France.", ""),
+]  # fmt: skip
+
+BROKEN = [
+    # (id, reply, words in the message)
+    ("thought only", "<thought>I am thinking</thought>", "<action>"),
+    ("empty action", "<thought>t</thought><action></action>", "needs a tool call"),
+    ("empty final answer", "<thought>t</thought><final_answer> </final_answer>", "was empty"),
+    ("observation first", "<observation>made up</observation>", "<final_answer>"),
+    ("empty reply", "", "empty"),
+]
+
+
+@pytest.mark.parametrize(("reply", "tool", "tool_input", "thought"),
+                         [case[1:] for case in ACTIONS], ids=[case[0] for case in ACTIONS])  # fmt: skip
+def test_actions(reply: str, tool: str, tool_input: object, thought: str) -> None:
+    step = parse_xml_response(reply)
+    assert isinstance(step, Action)
+    assert (step.tool, step.tool_input, step.thought) == (tool, tool_input, thought)
+
+
+@pytest.mark.parametrize(("reply", "output", "thought"),
+                         [case[1:] for case in FINALS], ids=[case[0] for case in FINALS])  # fmt: skip
+def test_final_answers(reply: str, output: str, thought: str) -> None:
+    step = parse_xml_response(reply)
+    assert isinstance(step, FinalAnswer)
+    assert (step.output, step.thought) == (output, thought)
+
+
+@pytest.mark.parametrize(("reply", "words"), [case[1:] for case in BROKEN],
+                         ids=[case[0] for case in BROKEN])  # fmt: skip
+def test_broken_replies_raise_a_message_for_the_model(reply: str, words: str) -> None:
+    with pytest.raises(ParseError) as error:
+        parse_xml_response(reply)
+    assert words in str(error.value)
+    assert str(error.value).startswith("Invalid format")
+
+
+def test_the_log_is_the_step_with_clean_tags_and_without_the_made_up_rest() -> None:
+    reply = 'I will search.\n<action>search("rose")\n<observation>made up</observation>'
+    assert parse_xml_response(reply).log == (
+        '<thought>I will search.</thought>\n<action>search("rose")</action>'
+    )
+
+
+# -- 2. The call syntax ------------------------------------------------------------------------
+
+CALLS = [
+    ('search("rose")', ("search", "rose")),
+    ("search ( 'rose' )", ("search", "rose")),
+    ("calculator(12)", ("calculator", "12")),
+    ('search({"query": "rose"})', ("search", {"query": "rose"})),
+    ("search(query='rose', limit=3)", ("search", {"query": "rose", "limit": 3})),
+    ('f("a, b", [1, 2])', ("f", {POSITIONAL_ARGS: ["a, b", [1, 2]]})),
+    ('f("x == 1")', ("f", "x == 1")),
+    ('f("a") and more text', ("f", "a")),
+    ('f(r"\\d+")', ("f", "\\d+")),
+    ('f("caf\\u00e9 \\"quoted\\"")', ("f", 'café "quoted"')),
+    ('write_file("a.js", """const o = {"a": 1}; f(", ");""")',
+     ("write_file", {POSITIONAL_ARGS: ["a.js", 'const o = {"a": 1}; f(", ");']})),
+    ('write_file("a.js", "const o = {"a": 1};")',
+     ("write_file", {POSITIONAL_ARGS: ["a.js", 'const o = {"a": 1};']})),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "expected"), CALLS, ids=[text for text, _ in CALLS])
+def test_call_syntax(text: str, expected: tuple[str, object]) -> None:
+    assert parse_tool_call(text) == expected
+
+
+@pytest.mark.parametrize("text", ["search", "", "123(4)", "- item"])
+def test_text_that_is_not_a_call(text: str) -> None:
+    assert parse_tool_call(text) is None
+
+
+# -- 3. The contract ---------------------------------------------------------------------------
+
+SIZE = 100_000
+ADVERSARIAL = {
+    "open tags": "<thought>" * (SIZE // 9),
+    "unclosed action": "<action>search(" + "(" * SIZE,
+    "quotes": '<action>f("' + '" ' * (SIZE // 2),
+    "escapes": '<action>f("' + "\\" * SIZE,
+    "commas": "<action>f(" + "," * SIZE,
+    "almost tags": "<thought" * (SIZE // 8),
+    "triple quotes": '<action>f("""' + "a" * SIZE,
+    "quote then spaces": '<action>f("' + ('"' + " " * 50) * (SIZE // 51),
+    "long final answer": "<final_answer>" + "x" * SIZE,
+}
+
+
+def check_contract(text: str) -> None:
+    try:
+        step = parse_xml_response(text)
+    except ParseError as error:
+        assert str(error)
+        return
+    assert isinstance(step, Action | FinalAnswer)
+
+
+@pytest.mark.parametrize("text", list(ADVERSARIAL.values()), ids=list(ADVERSARIAL))
+def test_adversarial_100_kb_replies_parse_quickly(text: str) -> None:
+    started = time.perf_counter()
+    check_contract(text)
+    assert time.perf_counter() - started < 1.0
+
+
+PIECES = [*'<>/()"\', =\\\n', "<thought>", "<action>", "</action>", "<final_answer>",
+          "<observation>", "search", '"""', "x"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES)).map("".join) | st.text())
+def test_any_text_parses_or_raises_parse_error(text: str) -> None:
+    check_contract(text)
