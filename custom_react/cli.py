@@ -16,7 +16,6 @@ from pathlib import Path
 from types import FrameType
 from typing import Annotated
 
-import openai
 import typer
 from dotenv import load_dotenv
 from langchain_core.language_models import BaseChatModel
@@ -24,8 +23,8 @@ from langchain_core.language_models import BaseChatModel
 from custom_react.agent import CustomReActAgent
 from custom_react.events import AgentEvent, RunFinished
 from custom_react.printing import ConsolePrinter, show_live
-from custom_react.serving.models import ModelConfigError, ModelSettings, describe, open_chat_model
-from custom_react.serving.weights import LocalModelError
+from custom_react.serving.errors import MODEL_ERRORS, model_error_message
+from custom_react.serving.models import ModelSettings, describe, open_chat_model
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
 
@@ -150,16 +149,9 @@ def model_errors() -> Iterator[None]:
     """Turn model set-up and connection failures into one `error:` line and exit code 2."""
     try:
         yield
-    except (ModelConfigError, LocalModelError) as error:
-        message = str(error)
-    except openai.AuthenticationError as error:
-        message = f"the model server refused the API key ({error.message})."
-    except openai.APIError as error:
-        message = f"the model call failed: {error.message.rstrip('.')}. Is the server up?"
-    else:
-        return
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
+    except MODEL_ERRORS as error:
+        typer.echo(f"error: {model_error_message(error)}", err=True)
+        raise typer.Exit(2) from None
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:

@@ -30,6 +30,7 @@ from custom_react import ConsolePrinter, CustomReActAgent, RunFinished
 from custom_react.events import AgentResult
 from custom_react.formats import FormatName
 from custom_react.printing import show_live
+from custom_react.serving.errors import exit_on_model_error
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
 from tools import make_workspace_tools
 
@@ -159,7 +160,7 @@ def main(argv: list[str] | None = None) -> None:
     load_dotenv(find_dotenv(usecwd=True))
     settings = ModelSettings.from_env()
     print(f"model: {describe(settings)}")
-    with open_chat_model(settings, max_tokens=1500) as llm:
+    with exit_on_model_error(), open_chat_model(settings, max_tokens=1500) as llm:
         run(llm, options.workspace, format=options.format, max_iterations=options.max_iterations)
 
 

@@ -21,6 +21,7 @@ from langchain_core.language_models import BaseChatModel
 
 from custom_react.compare import Question, load_questions, run_comparison
 from custom_react.compare.report import ComparisonReport, render_table, side_by_side
+from custom_react.serving.errors import exit_on_model_error
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
 from tools import default_tools
 
@@ -50,7 +51,7 @@ def main() -> None:
     questions = [question for question in load_questions(QUESTION_FILE) if question.id in wanted]
     settings = ModelSettings.from_env()
     print(f"model: {describe(settings)}")
-    with open_chat_model(settings) as llm:
+    with exit_on_model_error(), open_chat_model(settings) as llm:
         run(llm, questions, model_name=describe(settings))
 
 

@@ -26,6 +26,7 @@ from langchain_core.language_models import BaseChatModel
 from custom_react import ConsolePrinter, CustomReActAgent, RunFinished
 from custom_react.plan.agent import PlanAndExecuteAgent
 from custom_react.plan.mermaid import plan_to_mermaid
+from custom_react.serving.errors import exit_on_model_error
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
 from tools import default_tools
 
@@ -122,7 +123,7 @@ def main() -> None:
     load_dotenv(find_dotenv(usecwd=True))
     settings = ModelSettings.from_env()
     print(f"model: {describe(settings)}")
-    with open_chat_model(settings) as llm:
+    with exit_on_model_error(), open_chat_model(settings) as llm:
         run(llm, " ".join(args.question) or QUESTION, save=args.save)
 
 

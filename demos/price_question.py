@@ -17,6 +17,7 @@ from dotenv import find_dotenv, load_dotenv
 from langchain_core.language_models import BaseChatModel
 
 from custom_react import ConsolePrinter, CustomReActAgent, RunFinished
+from custom_react.serving.errors import exit_on_model_error
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
 from tools import default_tools
 
@@ -55,7 +56,7 @@ def main() -> None:
     questions = [("en", text) for text in sys.argv[1:]] or QUESTIONS
     settings = ModelSettings.from_env()
     print(f"model: {describe(settings)}")
-    with open_chat_model(settings) as llm:
+    with exit_on_model_error(), open_chat_model(settings) as llm:
         run(llm, questions)
 
 

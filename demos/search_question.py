@@ -16,6 +16,7 @@ from dotenv import find_dotenv, load_dotenv
 from langchain_core.language_models import BaseChatModel
 
 from custom_react import ConsolePrinter, CustomReActAgent, RunFinished
+from custom_react.serving.errors import exit_on_model_error
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
 from tools import default_tools
 
@@ -44,7 +45,7 @@ def main() -> None:
     load_dotenv(find_dotenv(usecwd=True))
     settings = ModelSettings.from_env()
     print(f"model: {describe(settings)}")
-    with open_chat_model(settings) as llm:
+    with exit_on_model_error(), open_chat_model(settings) as llm:
         run(llm, " ".join(sys.argv[1:]) or QUESTION)
 
 

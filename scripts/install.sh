@@ -22,8 +22,7 @@ done
 
 python -m pip install --quiet --upgrade "pip>=24"
 version=$(python -c 'import re, tomllib; deps = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["local"]; print(next(re.search(r"==([\w.]+)", d).group(1) for d in deps if d.startswith("llama-cpp-python")))')
-python_tag=$(python -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")')
-wheels="${XDG_CACHE_HOME:-$HOME/.cache}/custom-react/wheels/llama-cpp-python-$version-$python_tag-portable"
+wheels="${XDG_CACHE_HOME:-$HOME/.cache}/custom-react/wheels/llama-cpp-python-$version-portable"
 [ "$rebuild" = 1 ] && rm -rf "$wheels"
 
 if ! ls "$wheels"/llama_cpp_python-"$version"-*.whl >/dev/null 2>&1; then

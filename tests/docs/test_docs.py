@@ -136,7 +136,7 @@ def command_problems(words: list[str]) -> list[str]:
         return pytest_problems(args)
     if name == "pip":
         return extras_problems(args)
-    if name == "node":
+    if name in ("node", "bash"):
         return [] if (ROOT / args[0]).is_file() else [f"no file {args[0]}"]
     if name == "npm":
         prefix = args[args.index("--prefix") + 1] if "--prefix" in args else "."

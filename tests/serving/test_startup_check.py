@@ -1,0 +1,93 @@
+"""A runtime that answers ``/v1/models`` but crashes at its first completion fails at start-up.
+
+The crashing runtime is a real process (``crashing_runtime/llama_cpp``, first on ``PYTHONPATH`` of
+the server's environment) that dies of SIGSEGV, as a native llama.cpp build does on a virtual CPU
+that reports AVX-512 it cannot run. The server, the CLI and a demo each stop with one ``error:``
+message that names the crash, the log and the portable rebuild command.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+
+from custom_react.serving.health import PORTABLE_PIP, PORTABLE_REBUILD, crash_advice
+from custom_react.serving.server import LocalModelServer
+from custom_react.serving.weights import LocalModelError
+
+ROOT = Path(__file__).resolve().parents[2]
+CRASHING_RUNTIME = Path(__file__).with_name("crashing_runtime")
+
+pytestmark = pytest.mark.skipif(
+    any(find_spec(name) is None for name in ("uvicorn", "fastapi", "sse_starlette")),
+    reason="the server extra is not installed: run bash scripts/install.sh",
+)
+
+
+@pytest.fixture
+def fake_model(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.gguf"
+    path.write_bytes(b"GGUF")
+    return path
+
+
+def crashing_environment(model: Path) -> dict[str, str]:
+    """The environment of a user whose installed llama.cpp build crashes."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "DEEPSEEK_"))}
+    env["PYTHONPATH"] = os.pathsep.join([str(CRASHING_RUNTIME), str(ROOT)])
+    env["CUSTOM_REACT_MODEL"] = str(model)
+    return env
+
+
+def assert_names_crash_log_and_fix(message: str) -> None:
+    assert "exited at its first completion (exit code -11)" in message
+    assert "crashed (SIGSEGV)" in message
+    assert PORTABLE_REBUILD in message and PORTABLE_PIP in message
+    assert "ggml_compute_forward: first completion" in message  # the log tail is quoted
+
+
+def test_the_server_reports_a_crash_at_its_first_completion_with_the_fix(
+    fake_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTHONPATH", str(CRASHING_RUNTIME))
+    log = tmp_path / "server.log"
+    server = LocalModelServer(fake_model, log_path=log, startup_timeout=60)
+    with pytest.raises(LocalModelError) as info:
+        server.start()
+    assert_names_crash_log_and_fix(str(info.value))
+    assert f"log {log}" in str(info.value)
+    assert server.pid is None  # nothing left running
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [sys.executable, "-m", "custom_react.cli", "ask", "What is 2 + 2?"],
+        [sys.executable, "demos/price_question.py", "What is 2 + 2?"],
+    ],
+    ids=["cli", "demo"],
+)
+def test_the_cli_and_the_demos_end_on_one_error_line(fake_model: Path, argv: list[str]) -> None:
+    done = subprocess.run(
+        argv, cwd=ROOT, env=crashing_environment(fake_model), capture_output=True, text=True,
+        timeout=120, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == (2 if "cli" in argv[2] else 1), done.stderr
+    assert "Traceback" not in done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, done.stderr
+    assert errors[0].startswith("error: the local model server for tiny.gguf exited"), done.stderr
+    assert_names_crash_log_and_fix(done.stderr)
+
+
+@pytest.mark.parametrize(
+    ("exit_code", "advised"),
+    [(-11, True), (-4, True), (-7, True), (-9, False), (1, False), (None, False)],
+)
+def test_only_a_crash_signal_is_blamed_on_the_build(exit_code: int | None, advised: bool) -> None:
+    assert bool(crash_advice(exit_code)) is advised
