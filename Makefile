@@ -1,13 +1,21 @@
 # One task runner. `make check` is what CI runs (through .ci/run) and what the README calls the test command.
 PYTHON ?= python
 
-.PHONY: check lint format typecheck test test-fast golden docs bench
+# import-linter ships no `python -m` entry point: call its CLI through the same interpreter, so this
+# works with an activated venv (PYTHON=python) and with PYTHON=.venv/bin/python alike.
+LINT_IMPORTS = $(PYTHON) -c "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+
+.PHONY: check lint imports format typecheck test test-fast golden docs bench
 
 check: lint typecheck test
 
 lint:
 	$(PYTHON) -m ruff check .
 	$(PYTHON) -m ruff format --check .
+	$(LINT_IMPORTS)
+
+imports:  # only the import contracts of [tool.importlinter] in pyproject.toml (also part of `lint`)
+	$(LINT_IMPORTS)
 
 format:
 	$(PYTHON) -m ruff check --fix .

@@ -20,11 +20,13 @@ import os
 import time
 from pathlib import Path
 
-from custom_react.compare import AGENTS, load_questions, run_comparison
-from custom_react.compare.report import (
+from custom_react.compare import (
+    AGENTS,
     ComparisonReport,
     RunRecord,
+    load_questions,
     render_table,
+    run_comparison,
     side_by_side,
     to_json,
     to_markdown,

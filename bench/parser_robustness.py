@@ -18,8 +18,12 @@ Case files: `bench/parser_dialects.jsonl` (the default: dialects seen in other f
 groups, each case `tune` or `holdout`) and `bench/parser_cases.jsonl` (the first 43 malformed
 replies, in categories; what `load_cases()` reads when given no path).
 
+The tables give passes per group, in total and per split, then per group within each split, and
+end with the verdict: the groups (per split) where ours is not strictly ahead of every peer.
+
 Run from the repository root:
-    python bench/parser_robustness.py [--cases PATH] [--crewai-python PATH] [--json PATH] [--quiet]
+    python bench/parser_robustness.py [--cases PATH] [--crewai-python PATH] [--json PATH]
+        [--markdown PATH] [--quiet]
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -104,7 +110,10 @@ def score(
     return rows
 
 
-def tally(rows: list[dict[str, Any]], names: list[str], key: str) -> dict[str, Counter[str]]:
+Tallies = dict[str, Counter[str]]
+
+
+def tally(rows: list[dict[str, Any]], names: list[str], key: str) -> Tallies:
     """Cases and passes per parser for each value of `row[key]` (`group`, `split`), in first-seen
     order; a key no row has (`all`) tallies every row under that name."""
     counters: dict[str, Counter[str]] = {}
@@ -123,19 +132,65 @@ def print_cases(rows: list[dict[str, Any]], names: list[str]) -> None:
         print(f"{row['id']:<46} {row['split']:<7} {marks}  {made}")
 
 
-def print_table(rows: list[dict[str, Any]], names: list[str]) -> None:
-    """Passes per group, then in total, then per split (when the file has splits)."""
-    header = f"{'group':<18} {'cases':>5} " + " ".join(f"{name:>{len(name)}}" for name in names)
-    sections = [tally(rows, names, "group"), tally(rows, names, "all")]
+def table_sections(rows: list[dict[str, Any]], names: list[str]) -> list[tuple[str, Tallies]]:
+    """(title, tallies) for each table: per group, in total, and -- when the file has splits --
+    per split and per group within each split."""
+    sections = [("all cases", tally(rows, names, "group")), ("", tally(rows, names, "all"))]
     splits = tally(rows, names, "split")
     if len(splits) > 1:
-        sections.append(splits)
-    print(f"\n{header}")
-    for counters in sections:
-        print("-" * len(header))
+        sections.append(("", splits))
+        for split in splits:
+            chosen = [row for row in rows if row["split"] == split]
+            sections.append((f"{split} split", tally(chosen, names, "group")))
+    return sections
+
+
+def behind(rows: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """The `group/split` keys where ours is not strictly ahead of every peer (ties included)."""
+    keyed = [row | {"key": f"{row['group']}/{row['split']}"} for row in rows]
+    peers = [name for name in names if name != "ours"]
+    return [
+        key
+        for key, counter in tally(keyed, names, "key").items()
+        if peers and counter["ours"] <= max(counter[name] for name in peers)
+    ]
+
+
+def verdict(rows: list[dict[str, Any]], names: list[str]) -> str:
+    """One line: ours ahead of every peer on every group and split, or where it is not."""
+    lagging = behind(rows, names)
+    if not lagging:
+        return "Verdict: ours is ahead of every peer on every group, in every split."
+    return "Verdict: ours is NOT ahead of every peer on: " + ", ".join(lagging)
+
+
+def print_table(rows: list[dict[str, Any]], names: list[str]) -> None:
+    """The tables of `table_sections`, then the verdict."""
+    header = f"{'group':<18} {'cases':>5} " + " ".join(f"{name:>{len(name)}}" for name in names)
+    for title, counters in table_sections(rows, names):
+        print(f"\n{title}\n{header}" if title else "-" * len(header))
+        if title:
+            print("-" * len(header))
         for label, counter in counters.items():
             cells = " ".join(f"{counter[name]:>{len(name)}}" for name in names)
             print(f"{label:<18} {counter['cases']:>5} {cells}")
+    print(f"\n{verdict(rows, names)}")
+
+
+def write_markdown(path: str, rows: list[dict[str, Any]], names: list[str]) -> None:
+    """Save the tables as Markdown, with the command that made them and the verdict."""
+    command = shlex.join(["python", "bench/parser_robustness.py", *sys.argv[1:]])
+    lines = ["# Parser robustness", "", f"Made by `{command}`."]
+    header = ["group", "cases", *names]
+    for title, counters in table_sections(rows, names):
+        if title:
+            lines += ["", f"## {title.capitalize()}", "", "| " + " | ".join(header) + " |"]
+            lines.append("|" + " --- |" * len(header))
+        for label, counter in counters.items():
+            cells = [f"**{label}**" if not title else label, str(counter["cases"])]
+            lines.append("| " + " | ".join(cells + [str(counter[n]) for n in names]) + " |")
+    lines += ["", verdict(rows, names), ""]
+    Path(path).write_text("\n".join(lines), encoding="utf-8")
 
 
 def write_json(path: str, rows: list[dict[str, Any]], names: list[str]) -> None:
@@ -147,6 +202,7 @@ def write_json(path: str, rows: list[dict[str, Any]], names: list[str]) -> None:
         "groups": tally(rows, names, "group"),
         "splits": tally(rows, names, "split"),
         "groups_by_split": tally(keyed, names, "key"),
+        "not_ahead": behind(rows, names),
     }
     text = json.dumps({"summary": summary, "cases": rows}, ensure_ascii=False, indent=2)
     Path(path).write_text(text + "\n", encoding="utf-8")
@@ -162,6 +218,7 @@ def main() -> None:
         help="an interpreter with crewAI installed (or $CREWAI_PYTHON); without it, no crewai column",
     )
     parser.add_argument("--json", default=None, help="also write the per-case results here")
+    parser.add_argument("--markdown", default=None, help="also write the tables here as Markdown")
     parser.add_argument("--quiet", action="store_true", help="only the tables")
     args = parser.parse_args()
     peers = available_peers(args.crewai_python)
@@ -174,6 +231,8 @@ def main() -> None:
         print("\n(no crewai column: pass --crewai-python PATH to score crewAI's parser too)")
     if args.json:
         write_json(args.json, rows, names)
+    if args.markdown:
+        write_markdown(args.markdown, rows, names)
 
 
 if __name__ == "__main__":

@@ -71,6 +71,26 @@ ADVERSARIAL_INPUTS: dict[str, str] = {
     "Final Answer + newlines": "Final Answer:" + "\n" * SIZE,
     "'Observ' lines": "Observ\n" * (SIZE // 7),
     "CJK prose": "最终答案是什么" * (SIZE // 7),
+    # The dialects of other frameworks: markers mid-line, JSON calls, tags, weak markers.
+    "one line of '. Action: '": ". Action: " * (SIZE // 10),
+    "one line of ' Action Input:'": "Action: x" + " Action Input:" * (SIZE // 14),
+    "one line of '. Tool: '": "I need it. " + ". Tool: " * (SIZE // 8),
+    "lines of 'Observation:'": "Observation:\n" * (SIZE // 13),
+    "lines of 'Answer:'": "Answer: x\n" * (SIZE // 10),
+    "'{' at line starts": "{\n" * (SIZE // 2),
+    "': {' run": "Thought: t" + ": {" * (SIZE // 3),
+    "'[{' run": "[{" * (SIZE // 2),
+    "'<tool_call>' run": "<tool_call>" * (SIZE // 11),
+    "'<tool>' run": "<tool>" * (SIZE // 6),
+    "'<tool_input>' run": "<tool>x</tool>" + "<tool_input>" * (SIZE // 12),
+    "JSON call with a long input": '{"name": "search", "arguments": {"query": "'
+    + "a" * SIZE
+    + '"}}',
+    "Action: Finish[ + '[' run": "Action: Finish[" + "[" * SIZE,
+    "name of backslashes": "Action: " + "\\" * SIZE + "_",
+    "name with '(' glosses": "Action: a" + " (" * (SIZE // 2) + "\nAction Input: x",
+    "unclosed block comment": 'Action: search\nAction Input: {"a": 1 /*' + "*" * SIZE,
+    "input of quotes": "Action: search\nAction Input: " + '"' * SIZE,
 }
 
 

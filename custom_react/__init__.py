@@ -1,8 +1,10 @@
 """custom-react: a readable, dependable ReAct agent written the LangChain 1.0 way.
 
-Read the files in this order: `parser.py` (reply -> step), `prompt.py` (what the model reads),
-`events.py` (what the loop reports), `toolbox.py` and `history.py` (running tools, remembering
-steps), then `agent.py`, the loop itself. `printing.py` is the only module that prints.
+Follow one step in five files: `agent.py` (the loop), `scratchpad.py` (what the model reads of
+earlier steps), `parser.py` (reply -> step), `toolbox.py` (running the tool), `events.py` (the
+step's record, kept by `memory.py`). `printing.py` is the only module that prints. This package
+root loads the core only; the add-ons are sub-packages: `formats`, `plan`, `export`, `serving`,
+`compare`.
 """
 
 from custom_react.agent import CustomReActAgent
@@ -15,11 +17,12 @@ from custom_react.events import (
     ObservationEvent,
     ParseFailure,
     RunFinished,
+    ToolStep,
 )
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
-from custom_react.plan.agent import PlanAndExecuteAgent
 from custom_react.printing import ConsolePrinter
-from custom_react.prompt import build_react_prompt, render_scratchpad
+from custom_react.prompt import build_react_prompt
+from custom_react.scratchpad import render_scratchpad
 
 __all__ = [
     "Action",
@@ -34,8 +37,8 @@ __all__ = [
     "ObservationEvent",
     "ParseError",
     "ParseFailure",
-    "PlanAndExecuteAgent",
     "RunFinished",
+    "ToolStep",
     "build_react_prompt",
     "parse_llm_response",
     "render_scratchpad",

@@ -16,10 +16,9 @@ import json
 import re
 from typing import Any
 
-from custom_react.parser import ActionInput, parse_action_input
+from custom_react.action_input import POSITIONAL_ARGS, ActionInput, parse_action_input
 
-POSITIONAL_ARGS = "*args"
-"""Key holding positional arguments in order; no tool argument can have this name."""
+__all__ = ["POSITIONAL_ARGS", "decode_string", "parse_tool_call", "read_value", "split_arguments"]
 
 _CALL_HEAD = re.compile(r"\s*+(?P<name>[A-Za-z_][\w.-]*+)[ \t]*+(?P<open>[(\[])")
 _SPECIAL = re.compile(r"[\"'()\[\]{},]")
@@ -133,8 +132,11 @@ def read_value(raw: str) -> Any:
 
 
 def decode_string(text: str, quote: str, *, raw_string: bool = False) -> str:
-    """The text of a string literal: quotes removed (the closing one may be missing), escapes
-    such as `\\n` and `\\"` decoded as Python would, unknown ones (`\\d`) kept as written."""
+    """The text of a string literal.
+
+    Quotes are removed (the closing one may be missing), escapes such as `\\n` and `\\"` are
+    decoded as Python would, unknown ones (`\\d`) are kept as written.
+    """
     inner = text[text.index(quote) + len(quote) :]
     if inner.endswith(quote):
         inner = inner[: -len(quote)]

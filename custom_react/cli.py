@@ -4,7 +4,8 @@
 any OpenAI-compatible URL, or the bundled local model on a loopback server when no key is set),
 runs `CustomReActAgent` with the default tools, and prints the live transcript and the answer.
 Exit code 0 means the agent answered; 1 means it stopped on a limit; 2 means the model could not
-be set up (the message says what to do). Model selection lives in `models.py`, tools in `tools/`.
+be set up or failed for good (the message says what to do). Model selection lives in `custom_react.serving.models`,
+tools in the top-level `tools` package.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from dotenv import load_dotenv
@@ -23,8 +24,11 @@ from langchain_core.language_models import BaseChatModel
 from custom_react.agent import CustomReActAgent
 from custom_react.events import AgentEvent, RunFinished
 from custom_react.printing import ConsolePrinter, show_live
-from custom_react.serving.errors import MODEL_ERRORS, model_error_message
+from custom_react.serving.errors import MODEL_ERRORS, model_error_message, model_failure_message
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
+
+if TYPE_CHECKING:
+    from custom_react.compare import ComparisonReport, RunRecord
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
 
@@ -45,6 +49,9 @@ Save = Annotated[
     list[Path] | None,
     typer.Option("--save", help="Also save the run: .md, .html or .mmd (repeatable)."),
 ]
+Questions = Annotated[Path, typer.Option(help="JSONL: one {id, question, expected} a line.")]
+Agents = Annotated[str, typer.Option(help="Comma-separated: custom,legacy,create_agent.")]
+Out = Annotated[Path, typer.Option(help="Folder for compare.json, .md and transcripts.")]
 
 
 @app.command()
@@ -61,16 +68,14 @@ def ask(
     from custom_react.export import save_transcript
 
     _check_save_suffixes(save or [])
-    load_dotenv()  # TAVILY_API_KEY and friends may live in .env
-    signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops the local server as Ctrl-C does
-    with model_errors():
-        settings = ModelSettings.from_env(model=model, base_url=base_url)
-        typer.echo(f"model: {describe(settings)}", err=True)
-        with open_chat_model(settings) as llm:
-            events = _answer(llm, question, lang=lang, max_iterations=max_iterations, quiet=quiet)
+    with _open_model(model, base_url) as (llm, _):
+        events = _answer(llm, question, lang=lang, max_iterations=max_iterations, quiet=quiet)
     last = events[-1]
     if not isinstance(last, RunFinished):
         raise RuntimeError("The agent stream ended without a result.")
+    if last.result.stop_reason == "model_error":  # the model failed for good: not a limit
+        typer.echo(f"error: {model_failure_message(last.result.error)}", err=True)
+        raise typer.Exit(2)
     for path in save or []:
         typer.echo(f"saved: {save_transcript(path, question, events, language=lang)}", err=True)
     if quiet:
@@ -105,43 +110,68 @@ def _check_save_suffixes(paths: list[Path]) -> None:
 
 @app.command()
 def compare(
-    questions: Annotated[
-        Path, typer.Option(help="JSONL: one {id, question, expected} a line.")
-    ] = Path("questions/default.jsonl"),
-    agents: Annotated[str, typer.Option(help="Comma-separated: custom,legacy,create_agent.")] = (
-        "custom,legacy,create_agent"
-    ),
-    out: Annotated[Path, typer.Option(help="Folder for compare.json, .md and transcripts.")] = Path(
-        "runs/compare"
-    ),
+    questions: Questions = Path("questions/default.jsonl"),
+    agents: Agents = "custom,legacy,create_agent",
+    out: Out = Path("runs/compare"),
     model: Model = None,
     base_url: BaseUrl = None,
     max_iterations: MaxIterations = 8,
 ) -> None:
     """Run our agent, the legacy AgentExecutor and create_agent on the same questions and model."""
-    from custom_react.compare import load_questions, run_comparison
-    from custom_react.compare.report import render_table, side_by_side, to_json, to_markdown
+    from custom_react.compare import load_questions, render_table, run_comparison
     from tools import default_tools
 
+    with _open_model(model, base_url) as (llm, model_name):
+        report = run_comparison(
+            load_questions(questions),
+            llm,
+            default_tools,
+            tuple(agents.split(",")),
+            max_iterations=max_iterations,
+            model_name=model_name,
+            on_record=_show_progress,
+        )
+    _save_comparison(report, out, [question.id for question in load_questions(questions)])
+    typer.echo(render_table(report))
+    typer.echo(f"saved: {out}/compare.json, compare.md, transcripts.txt", err=True)
+
+
+def _show_progress(record: RunRecord) -> None:
+    """Name each finished run on stderr, so a long comparison shows it is moving."""
+    typer.echo(f"  {record.agent}: {record.question_id}", err=True)
+
+
+def _save_comparison(report: ComparisonReport, out: Path, question_ids: list[str]) -> None:
+    """Write the report to ``out`` as JSON, Markdown and our-vs-legacy transcripts.
+
+    ``transcripts.txt`` holds one side-by-side block per question when both ``custom`` and
+    ``legacy`` ran, and is empty otherwise.
+    """
+    from custom_react.compare import side_by_side, to_json, to_markdown
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "compare.json").write_text(to_json(report), encoding="utf-8")
+    (out / "compare.md").write_text(to_markdown(report), encoding="utf-8")
+    both = {"custom", "legacy"} <= set(report.agents)
+    pairs = [side_by_side(report, question_id) for question_id in question_ids] if both else []
+    (out / "transcripts.txt").write_text("\n\n".join(pairs), encoding="utf-8")
+
+
+@contextmanager
+def _open_model(model: str | None, base_url: str | None) -> Iterator[tuple[BaseChatModel, str]]:
+    """Open the chat model the environment selects and yield it with its one-line description.
+
+    Loads ``.env`` (``TAVILY_API_KEY`` and friends may live there), makes ``kill`` stop a local
+    server as Ctrl-C does, and announces the model on stderr. A model failure in the block,
+    set-up or call, ends the command through ``model_errors``.
+    """
     load_dotenv()
     signal.signal(signal.SIGTERM, _interrupt)
     with model_errors():
         settings = ModelSettings.from_env(model=model, base_url=base_url)
         typer.echo(f"model: {describe(settings)}", err=True)
         with open_chat_model(settings) as llm:
-            report = run_comparison(
-                load_questions(questions), llm, default_tools, tuple(agents.split(",")),
-                max_iterations=max_iterations, model_name=describe(settings),
-                on_record=lambda record: typer.echo(f"  {record.agent}: {record.question_id}", err=True),
-            )  # fmt: skip
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "compare.json").write_text(to_json(report), encoding="utf-8")
-    (out / "compare.md").write_text(to_markdown(report), encoding="utf-8")
-    both = {"custom", "legacy"} <= set(report.agents)
-    pairs = [side_by_side(report, q.id) for q in load_questions(questions)] if both else []
-    (out / "transcripts.txt").write_text("\n\n".join(pairs), encoding="utf-8")
-    typer.echo(render_table(report))
-    typer.echo(f"saved: {out}/compare.json, compare.md, transcripts.txt", err=True)
+            yield llm, describe(settings)
 
 
 @contextmanager
@@ -155,6 +185,7 @@ def model_errors() -> Iterator[None]:
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
+    """Turn SIGTERM into ``KeyboardInterrupt``, so the same clean-up runs."""
     raise KeyboardInterrupt
 
 

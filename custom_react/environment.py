@@ -14,15 +14,9 @@ import platform
 from collections.abc import Sequence
 from pathlib import Path
 
-MAX_ENTRIES = 40
+from custom_react.labels import ENVIRONMENT, SEPARATOR, check_language
 
-_LABELS = {
-    "en": ("Environment:", "Operating system", "Working folder", "Files in the working folder"),
-    "zh": ("环境信息：", "操作系统", "工作文件夹", "工作文件夹中的文件"),
-}
-_EMPTY = {"en": "(empty)", "zh": "（空）"}
-_MORE = {"en": "... and {count} more", "zh": "……还有 {count} 项"}
-_SEPARATOR = {"en": ": ", "zh": "："}
+MAX_ENTRIES = 40
 
 
 def render_environment(
@@ -45,19 +39,17 @@ def render_environment(
     Returns:
         A heading line and one line per fact, the entries indented below the last one.
     """
-    if language not in _LABELS:
-        raise ValueError(f"Unsupported language {language!r}; choose one of {sorted(_LABELS)}.")
-    heading, system_label, folder_label, files_label = _LABELS[language]
-    colon = _SEPARATOR[language]
+    label = ENVIRONMENT[check_language(language)]
+    colon = SEPARATOR[language]
     lines = [
-        heading,
-        f"- {system_label}{colon}{system}",
-        f"- {folder_label}{colon}{folder}",
-        f"- {files_label}{colon}{'' if entries else _EMPTY[language]}".rstrip(),
+        label["heading"],
+        f"- {label['system']}{colon}{system}",
+        f"- {label['folder']}{colon}{folder}",
+        f"- {label['files']}{colon}{'' if entries else label['empty']}".rstrip(),
         *(f"  {name}" for name in entries),
     ]
     if more > 0:
-        lines.append("  " + _MORE[language].format(count=more))
+        lines.append("  " + label["more"].format(count=more))
     return "\n".join(lines)
 
 
@@ -88,8 +80,10 @@ def describe_environment(
 
 
 def environment_option(option: bool | str | Path, *, language: str = "en") -> str:
-    """The agent's `environment=` option as prompt text: False gives "", True describes the
-    current working folder, a path describes that folder."""
+    """The agent's `environment=` option as prompt text.
+
+    False gives "", True describes the current working folder, a path describes that folder.
+    """
     if option is False:
         return ""
     return describe_environment(Path.cwd() if option is True else option, language=language)

@@ -1,15 +1,17 @@
-"""The step events the ReAct loop yields, and the result that every run ends with.
+"""The step records and events the ReAct loop yields, and the result every run ends with.
 
-A closed set of small frozen dataclasses, named with the paper's words. Each has a `type` literal so a
-consumer can `match` on it. The loop yields them in order: `Action` then `Observation` for each tool
-step, `ParseFailure` when the reply broke the format, `LimitReached` when a limit stops the run,
-`FinalAnswerEvent` when the model answers, and always last, `RunFinished` with the `AgentResult`.
-Printing and exporting them is somebody else's job (`custom_react.printing`).
+A closed set of small frozen dataclasses, named with the paper's words, each with a `type` literal
+so a consumer can `match` on it. Per tool step the loop yields `ActionEvent` (the model chose a
+tool) and then `ObservationEvent`, which carries the step's one record, `ToolStep`: the same object
+the run's memory stores and derives messages, `intermediate_steps` and the transcript from. Also:
+`ParseFailure` (the reply broke the format), `LimitReached`, `FinalAnswerEvent`, and always last
+`RunFinished` with the `AgentResult`. Every event that follows a model call carries its iteration.
+Printing and exporting them is somebody else's job.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from langchain_core.agents import AgentAction
@@ -17,8 +19,41 @@ from langchain_core.messages import BaseMessage
 
 from custom_react.parser import ActionInput
 
-StopReason = Literal["final_answer", "max_iterations", "max_execution_time", "parse_failures"]
+StopReason = Literal[
+    "final_answer",
+    "max_iterations",
+    "max_execution_time",
+    "parse_failures",
+    "token_budget",
+    "model_error",
+]
+"""Why a run ended. `model_error`: the model failed for good; the result keeps every step."""
 ObservationStatus = Literal["ok", "error", "unknown_tool", "repeated", "denied"]
+"""`denied`: the tool needs approval and was refused (or nobody could approve): it never ran."""
+
+
+@dataclass(frozen=True)
+class ToolStep:
+    """One Action and its Observation: created once by the loop, yielded, stored."""
+
+    thought: str
+    """The reasoning the model wrote before the action."""
+    tool: str
+    """The tool that ran (resolved name), or the name as written when it is unknown."""
+    tool_input: ActionInput
+    """The Action Input as parsed (positional call arguments shown by name)."""
+    args: dict[str, Any]
+    """The arguments the tool was called with."""
+    tool_call_id: str
+    """Joins the step to its AIMessage / ToolMessage pair."""
+    observation: str
+    """The text the model reads, after truncation."""
+    status: ObservationStatus
+    """`ok`, or why the tool did not give a normal result."""
+    iteration: int
+    """Which model call produced the action (1-based)."""
+    log: str
+    """The reply rewritten with plain markers (what the model sees of its step later)."""
 
 
 @dataclass(frozen=True)
@@ -40,17 +75,36 @@ class ActionEvent:
 
 @dataclass(frozen=True)
 class ObservationEvent:
-    """What running the tool returned (or why it did not run)."""
+    """What running the tool returned (or why it did not run): the finished `ToolStep`."""
 
-    tool: str
-    """The tool that was asked for."""
-    observation: str
-    """The text the model will read, after truncation."""
-    tool_call_id: str
-    """The id of the action this answers."""
-    status: ObservationStatus = "ok"
-    """`ok`, or why the tool did not give a normal result."""
+    step: ToolStep
+    """The step's record, as the run's memory stores it."""
     type: Literal["observation"] = "observation"
+
+    @property
+    def tool(self) -> str:
+        """The tool that was asked for."""
+        return self.step.tool
+
+    @property
+    def observation(self) -> str:
+        """The text the model will read."""
+        return self.step.observation
+
+    @property
+    def tool_call_id(self) -> str:
+        """The id of the action this answers."""
+        return self.step.tool_call_id
+
+    @property
+    def status(self) -> ObservationStatus:
+        """`ok`, or why the tool did not give a normal result."""
+        return self.step.status
+
+    @property
+    def iteration(self) -> int:
+        """Which model call produced the action."""
+        return self.step.iteration
 
 
 @dataclass(frozen=True)
@@ -63,6 +117,8 @@ class ParseFailure:
     """The message shown to the model."""
     consecutive: int
     """How many replies in a row failed to parse."""
+    iteration: int = 0
+    """Which model call wrote the reply."""
     type: Literal["parse_failure"] = "parse_failure"
 
 
@@ -73,7 +129,9 @@ class LimitReached:
     reason: StopReason
     """Which limit: iterations, execution time or consecutive parse failures."""
     iterations: int
-    """Model calls made so far."""
+    """Model calls made by the loop (the "generate" call not counted)."""
+    answer_generated: bool = False
+    """True when `early_stopping_method="generate"` got an answer from one more model call."""
     type: Literal["limit_reached"] = "limit_reached"
 
 
@@ -85,7 +143,15 @@ class FinalAnswerEvent:
     """The answer."""
     thought: str = ""
     """The reasoning written before it."""
+    iteration: int = 0
+    """Which model call wrote it."""
+    log: str = ""
+    """The reply rewritten with plain markers."""
     type: Literal["final_answer"] = "final_answer"
+
+
+Step = ToolStep | ParseFailure | FinalAnswerEvent
+"""What the run's memory stores, in order: one record per model reply that was kept."""
 
 
 @dataclass(frozen=True)
@@ -99,18 +165,12 @@ class AgentResult:
     iterations: int
     stop_reason: StopReason
     usage: dict[str, Any] = field(default_factory=dict)
+    error: str = ""
+    """With `stop_reason="model_error"`: what the model call failed with."""
 
     def to_dict(self) -> dict[str, Any]:
         """The output dict, keyed like `AgentExecutor(return_intermediate_steps=True)` plus extras."""
-        return {
-            "input": self.input,
-            "output": self.output,
-            "messages": self.messages,
-            "intermediate_steps": self.intermediate_steps,
-            "iterations": self.iterations,
-            "stop_reason": self.stop_reason,
-            "usage": self.usage,
-        }
+        return {item.name: getattr(self, item.name) for item in fields(self)}
 
 
 @dataclass(frozen=True)

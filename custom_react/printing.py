@@ -1,10 +1,10 @@
 """The one place the library prints: a live Thought / Action / Observation transcript.
 
-`ConsolePrinter` is a callable that takes step events (`custom_react.events`, and the plan-and-
-execute events of `custom_react.plan.events`) and writes a readable transcript with English or
-Chinese labels, in colour when writing to a terminal. The sink is
-injected (`write=`), so tests capture exactly what a learner sees. Spinners and saving to files
-belong to the exporters; `show_live` adds a spinner while the model thinks.
+`ConsolePrinter` is a callable that takes step events (`custom_react.events`) and writes a readable
+transcript with English or Chinese labels (`labels.REACT`), in colour when writing to a terminal.
+The sink is injected (`write=`), so tests capture exactly what a learner sees. `show_live` adds a
+spinner while the model thinks. Add-ons extend the printer by subclassing it (Plan-and-Execute:
+`custom_react.plan.printing`); saving transcripts to files is `custom_react.export`'s job.
 """
 
 from __future__ import annotations
@@ -14,62 +14,14 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import nullcontext
+from typing import Any
 
 from rich.console import Console
 
 from custom_react import events as ev
-from custom_react.plan import events as pe
+from custom_react.labels import REACT, SEPARATOR, check_language
 
-LABELS = {
-    "en": {
-        "thought": "Thought",
-        "action": "Action",
-        "action_input": "Action Input",
-        "observation": "Observation",
-        "final_answer": "Final Answer",
-        "parse_failure": "Format error",
-        "reply": "Model wrote",
-        "limit": "Stopped",
-        "stop_reason": "stop reason",
-    },
-    "zh": {
-        "thought": "思考",
-        "action": "行动",
-        "action_input": "行动输入",
-        "observation": "观察",
-        "final_answer": "最终答案",
-        "parse_failure": "格式错误",
-        "reply": "模型输出",
-        "limit": "已停止",
-        "stop_reason": "停止原因",
-    },
-}
-PLAN_LABELS = {
-    "en": {
-        "plan": "Plan",
-        "replan": "New plan",
-        "step": "Step {n}",
-        "step_result": "Step {n} result",
-        "response": "Answer",
-        "planner": "Planner wrote",
-        "replanner": "Replanner wrote",
-        "step_limit": "step limit reached after {n} steps",
-        "repeated": "already done, dropped",
-    },
-    "zh": {
-        "plan": "计划",
-        "replan": "新计划",
-        "step": "第 {n} 步",
-        "step_result": "第 {n} 步结果",
-        "response": "答案",
-        "planner": "规划器输出",
-        "replanner": "重新规划器输出",
-        "step_limit": "已执行 {n} 步，达到步数上限",
-        "repeated": "已经做过，已去掉",
-    },
-}
-_COLORS = {"thought": "36", "action": "33", "observation": "32", "error": "31", "final": "1;32"}
-_COLORS |= {"plan": "35", "step": "1;34"}
+COLORS = {"thought": "36", "action": "33", "observation": "32", "error": "31", "final": "1;32"}
 
 
 class ConsolePrinter:
@@ -88,23 +40,20 @@ class ConsolePrinter:
         language: str = "en",
         color: bool | None = None,
     ) -> None:
-        if language not in LABELS:
-            raise ValueError(f"Unsupported language {language!r}; choose one of {sorted(LABELS)}.")
         to_terminal = write is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         self.write = write or print
-        self.labels, self.plan_labels = LABELS[language], PLAN_LABELS[language]
-        self.separator = "：" if language == "zh" else ": "
+        self.language = check_language(language)
+        self.labels = REACT[language]
+        self.separator = SEPARATOR[language]
         self.color = to_terminal if color is None else color
 
-    def __call__(self, event: ev.AgentEvent | pe.PlanEvent) -> None:
+    def __call__(self, event: Any) -> None:
         """Write the lines for one event."""
         for line in self.render(event):
             self.write(line)
 
-    def render(self, event: ev.AgentEvent | pe.PlanEvent) -> list[str]:
-        """The transcript lines for one event (pure; no output)."""
-        if isinstance(event, pe.PlanEvent):
-            return self._plan_lines(event)
+    def render(self, event: Any) -> list[str]:
+        """The transcript lines for one event (pure; no output); [] for an event it does not know."""
         label = self.labels
         match event:
             case ev.ActionEvent(thought=thought, tool=tool, tool_input=tool_input):
@@ -120,13 +69,11 @@ class ConsolePrinter:
                     self._line("action", label["action_input"], text),
                 ]
             case ev.ObservationEvent(observation=observation, status=status):
-                return [
-                    self._line(
-                        "observation" if status == "ok" else "error",
-                        label["observation"],
-                        observation,
-                    )
-                ]
+                kind = "observation" if status == "ok" else "error"
+                name = label["observation"] + (
+                    f" ({label['denied']})" if status == "denied" else ""
+                )
+                return [self._line(kind, name, observation)]
             case ev.ParseFailure(text=text, error=error):
                 return [
                     self._line("error", label["reply"], text),
@@ -141,42 +88,11 @@ class ConsolePrinter:
                 return [self._line("final", label["final_answer"], result.output)]
         return []
 
-    def _plan_lines(self, event: pe.PlanEvent) -> list[str]:
-        """The lines for a plan-and-execute event (the executor's own events render as above)."""
-        label = self.plan_labels
-        match event:
-            case pe.PlanMade(steps=steps) | pe.Replanned(steps=steps):
-                name = label["plan"] if isinstance(event, pe.PlanMade) else label["replan"]
-                head = name + self.separator.rstrip()
-                head = f"\x1b[{_COLORS['plan']}m{head}\x1b[0m" if self.color else head
-                lines = [head, *(f"  {n}. {step}" for n, step in enumerate(steps, 1))]
-                if isinstance(event, pe.Replanned) and event.repeated:
-                    dropped = "; ".join(event.repeated)
-                    lines.append(f"  ({label['repeated']}{self.separator}{dropped})")
-                return lines
-            case pe.StepStarted(number=number, step=step):
-                return [self._line("step", label["step"].format(n=number), step)]
-            case pe.StepResult(number=number, result=result, status=status):
-                kind = "step" if status == "ok" else "error"
-                return [self._line(kind, label["step_result"].format(n=number), result)]
-            case pe.FinalResponse(output=output):
-                return [self._line("final", label["response"], output)]
-            case pe.PlanParseFailure(stage=stage, text=text, error=error):
-                error_label = self.labels["parse_failure"]
-                return [
-                    self._line("error", label[stage], text),
-                    self._line("error", error_label, error),
-                ]
-            case pe.StepLimitReached(steps=steps):
-                return [
-                    self._line("error", self.labels["limit"], label["step_limit"].format(n=steps))
-                ]
-        return []
-
     def _line(self, kind: str, label: str, text: str) -> str:
+        """One `Label: text` line, the label coloured by `kind` when colour is on."""
         head = label + self.separator
         if self.color:
-            head = f"\x1b[{_COLORS[kind]}m{head}\x1b[0m"
+            head = f"\x1b[{COLORS[kind]}m{head}\x1b[0m"
         return head + text
 
 
@@ -190,7 +106,7 @@ def show_live(
     """
     console = Console(stderr=True)
     show_spinner = console.is_terminal if spinner is None else spinner
-    label = "思考中…" if printer.separator == "：" else "thinking…"
+    label = printer.labels["thinking"]
     iterator = iter(events)
     while True:
         status = console.status(label) if show_spinner else nullcontext()

@@ -4,11 +4,8 @@ Everything here is a pure function. `build_react_prompt` fills a template from `
 tools (name, description, arguments), an optional few-shot block and optional environment facts,
 and returns a `ChatPromptTemplate`: the system turn, the `chat_history` slot, and one user turn
 holding the `input` question followed by the `agent_scratchpad`. The tool renderers describe tools
-for the text, XML and JSON formats. `render_scratchpad` writes the loop's LangChain message history
-as the plain ReAct transcript the model continues (`...Observation: 310\nThought: `): a text-ReAct
-model never asked for provider tool calls (and OpenAI-compatible servers reject a `tool` message
-without one), and small models keep the format best when they continue one transcript.
-It does not call the model, parse its reply or choose a format (`formats`).
+for the text, XML and JSON formats. The earlier steps that fill `agent_scratchpad` are written by
+`scratchpad.render_scratchpad`. It does not call the model, parse its reply or choose a format.
 """
 
 from __future__ import annotations
@@ -18,7 +15,7 @@ from collections.abc import Callable, Sequence
 from string import Formatter
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.messages import SystemMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.tools import BaseTool
 
@@ -26,12 +23,9 @@ from custom_react.prompts import load_template
 
 REQUIRED_VARIABLES = frozenset({"tools", "tool_names"})
 OPTIONAL_VARIABLES = frozenset({"examples", "environment"})
-OBSERVATION_PREFIX = "Observation: "
 TEXT_QUESTION = "Question: {input}"
-TEXT_CUE = "Thought: "  # with the space, as the legacy prompt ends: measured fewer repeated steps
 
 RenderTools = Callable[[Sequence[BaseTool]], str]
-RenderObservation = Callable[[str], str]
 
 
 def build_react_prompt(
@@ -49,31 +43,27 @@ def build_react_prompt(
     Args:
         tools: The tools the model may call; rendered with name, description and arguments.
         language: "en" or "zh": which bundled template (and example) to use.
-        examples: None or False for no few-shot block, True for the bundled worked example of the
-            language, or a string holding your own example block.
-        template: A system template to use instead of the bundled one. It must contain
-            `{tools}` and `{tool_names}` and may contain `{examples}` and `{environment}`.
-        environment: Facts about the machine for `{environment}` (appended if there is none).
+        examples: No few-shot block (None, False), the bundled example (True), or your own text.
+        template: Your system template: it needs `{tools}`, `{tool_names}`; may use `{examples}`.
+        environment: Facts about the machine for `{environment}` (appended without the slot).
         render: How tools are described (default: `render_tools`, the text format's).
-        question: The human turn with the question; it must contain `{input}`.
+        question: The human turn; it must contain `{input}`.
 
     Returns:
-        A prompt to fill with `input`, optional `chat_history` and `agent_scratchpad` (the text
-        `render_scratchpad` writes after the question).
+        A prompt to fill with `input`, optional `chat_history` and `agent_scratchpad`.
 
     Raises:
         ValueError: The template lacks a required variable or has one nobody fills.
     """
     system = _system_template(template, language, environment)
-    examples = load_template("examples", language) if examples is True else examples
     instructions = system.format(  # filled once: only the question and the steps change
         tools=(render or render_tools)(tools),
         tool_names=", ".join(tool.name for tool in tools),
-        examples=examples or "",
+        examples=(load_template("examples", language) if examples is True else examples) or "",
         environment=environment,
     )
-    history = MessagesPlaceholder("chat_history", optional=True)
     human = question + "{agent_scratchpad}"  # the steps so far continue the question's turn
+    history = MessagesPlaceholder("chat_history", optional=True)
     prompt = ChatPromptTemplate.from_messages(
         [SystemMessage(instructions), history, ("human", human)]
     )
@@ -158,46 +148,3 @@ def _describe_json_input(tool: BaseTool) -> str:
         return f'"action_input": "{name} ({kind})"'
     fields = {name: schema.get("type", "string") for name, schema in arguments.items()}
     return f'"action_input": {json.dumps(fields)}'
-
-
-def render_observation(observation: str) -> str:
-    """The text format's observation turn: `Observation: ...`."""
-    return OBSERVATION_PREFIX + observation
-
-
-def render_scratchpad(
-    messages: Sequence[BaseMessage],
-    observe: RenderObservation = render_observation,
-    cue: str = TEXT_CUE,
-) -> str:
-    """Write the step history as the ReAct transcript the model continues after the question.
-
-    Each message becomes its lines (`render_step`) and the transcript ends with `cue` (the text
-    format's `Thought: `), so the model's next words are its next Thought. With no steps it is
-    just the cue on a new line.
-    """
-    return join_transcript([render_step(message, observe, cue) for message in messages], cue)
-
-
-def render_step(
-    message: BaseMessage, observe: RenderObservation = render_observation, cue: str = TEXT_CUE
-) -> str:
-    """One message of the history as the model reads it.
-
-    An `AIMessage` is its reply text (its parsed tool calls dropped; the cue's label put back in
-    front when the reply continued it), a `ToolMessage` an observation written by `observe`
-    (`Observation: ...` by default; the XML and JSON formats pass their own), anything else its text.
-    """
-    if isinstance(message, ToolMessage):
-        return observe(str(message.content))
-    label, text = cue.rstrip(), str(message.text)
-    if isinstance(message, AIMessage) and label:
-        text = text.lstrip()
-        return text if text.startswith(label) else f"{label} {text}"
-    return text
-
-
-def join_transcript(steps: Sequence[str], cue: str = TEXT_CUE) -> str:
-    """The rendered steps, one per line after the question, then the cue ("" with neither)."""
-    lines = [*steps, cue] if cue else steps
-    return "\n" + "\n".join(lines) if lines else ""

@@ -1,9 +1,9 @@
 """`StepRunnable`: how a generator of step events becomes a LangChain `Runnable`; the input contract.
 
 A subclass writes one method, `_loop(input, config)`, that yields step events and ends with
-`RunFinished`. This base class derives the rest: `invoke` drains the loop (printing each event when
-a printer is set) and returns the result dict; `stream` yields the events; `astream` runs the same
-loop step by step in a worker thread; `ainvoke`, `batch`, `abatch`, `with_config` and
+`RunFinished`. This base class derives the rest: `invoke` drains the loop and returns the result
+dict; `stream` yields the events; `astream` runs the same
+loop step by step in a worker thread; all three print each event when a printer is set; `ainvoke`, `batch`, `abatch`, `with_config` and
 `astream_events` come from `Runnable`. Every run is one chain run in callbacks, and the `config`
 handed to `_loop` already carries the child callbacks, so model and tool runs nest under it.
 There is no agent logic here.
@@ -44,11 +44,15 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
             cast(_Transformer, self._drain), input, config, run_type="chain"
         )
 
-    def _drain(self, agent_input: AgentInput, config: RunnableConfig) -> dict[str, Any]:
-        event: ev.AgentEvent | None = None
+    def _events(self, agent_input: AgentInput, config: RunnableConfig) -> Iterator[ev.AgentEvent]:
+        """The loop's events, each printed first when a printer is set (`verbose=True`)."""
         for event in self._loop(agent_input, config):
             if self.printer is not None:
                 self.printer(event)
+            yield event
+
+    def _drain(self, agent_input: AgentInput, config: RunnableConfig) -> dict[str, Any]:
+        *_, event = self._events(agent_input, config)  # run to the end, keep the last event
         if not isinstance(event, ev.RunFinished):
             raise RuntimeError("The agent loop ended without a RunFinished event.")
         return event.result.to_dict()
@@ -64,7 +68,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
     def _stream_loop(
         self, inputs: Iterator[AgentInput], config: RunnableConfig
     ) -> Iterator[ev.AgentEvent]:
-        yield from self._loop(next(inputs), config)
+        yield from self._events(next(inputs), config)
 
     async def astream(  # type: ignore[override]
         self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
@@ -83,7 +87,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         self, inputs: AsyncIterator[AgentInput], config: RunnableConfig
     ) -> AsyncIterator[ev.AgentEvent]:
         agent_input = await anext(inputs)
-        steps, done = self._loop(agent_input, config), object()
+        steps, done = self._events(agent_input, config), object()
         while (event := await run_in_executor(config, next, steps, done)) is not done:
             yield cast(ev.AgentEvent, event)
 

@@ -19,7 +19,9 @@ from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
 from custom_react.call_syntax import POSITIONAL_ARGS
+from custom_react.events import ObservationStatus
 from custom_react.parser import ActionInput
+from custom_react.tool_calls import clean_tool_name as meant_tool_name
 
 Approve = Callable[[str, dict[str, Any]], bool]
 """Asked before a tool with `metadata={"requires_approval": True}` runs: (name, args) -> yes?"""
@@ -27,29 +29,31 @@ Approve = Callable[[str, dict[str, Any]], bool]
 APPROVAL_CONFIG_KEY = "custom_react_approved"
 """Set in the tool's `configurable` only for a call the user approved; tools may check it too."""
 
-_NOISE = re.compile(r"[*`\"'\\\[\](){}<>]+")
-_TRAILING = re.compile(r"[\s.,:;!?。，：；！？]+$")
 _SEPARATORS = re.compile(r"[\s-]+")
 _MIN_PREFIX = 3
+_NOT_RUN = "nothing was run. Try another way or give the Final Answer."
 
 
 def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
     """Find the tool the model meant.
 
-    Tries, in order: the exact name; the name in any case; the name without markdown, quotes,
-    escapes and trailing punctuation (spaces and hyphens read as underscores); a unique prefix
-    either way (`calc` -> `calculator`). Returns None when nothing or more than one tool fits.
+    Tries, in order: the exact name; the name in any case; the name the model meant
+    (`tool_calls.clean_tool_name`: markdown, quotes, escapes, a gloss and trailing punctuation
+    removed; spaces and hyphens read as underscores); a unique prefix either way (`calc` ->
+    `calculator`, `calculator_tool` -> `calculator`), only for a name of one word: a name that runs
+    on into more text (`search Action Input: x`) is not taken for `search` with its input lost.
+    Returns None when nothing or more than one tool fits.
     """
     by_name = {tool.name: tool for tool in tools}
     if name in by_name:
         return by_name[name]
     lowered = {tool.name.lower(): tool for tool in tools}
-    if name.lower() in lowered:
-        return lowered[name.lower()]
-    cleaned = clean_tool_name(name)
-    if cleaned in lowered:
-        return lowered[cleaned]
-    if len(cleaned) < _MIN_PREFIX:
+    meant = meant_tool_name(name)
+    cleaned = _SEPARATORS.sub("_", meant).lower()
+    for candidate in (name.lower(), cleaned):
+        if candidate in lowered:
+            return lowered[candidate]
+    if len(cleaned) < _MIN_PREFIX or len(meant.split()) != 1:
         return None
     matches = [
         tool
@@ -57,13 +61,6 @@ def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
         if known.startswith(cleaned) or cleaned.startswith(known)
     ]
     return matches[0] if len(matches) == 1 else None
-
-
-def clean_tool_name(name: str) -> str:
-    """`**Search**.` -> `search`; `read\\_file` -> `read_file`; `read file` -> `read_file`."""
-    text = _NOISE.sub("", name.replace("\\_", "_"))
-    text = _TRAILING.sub("", text.strip())
-    return _SEPARATORS.sub("_", text).lower()
 
 
 def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
@@ -100,9 +97,12 @@ def _bind_positional(fields: list[str], tool_input: dict[str, Any]) -> dict[str,
 def bind_arguments(
     tool: BaseTool | None, tool_input: ActionInput
 ) -> tuple[dict[str, Any], ActionInput]:
-    """`(args, tool_input)` for one action: the arguments to call the tool with (`{"input": ...}`
-    for an unknown tool), and the input to show and record -- as parsed, except that positional
-    call arguments (`write_file("a.txt", "hi")`) are shown mapped onto their names."""
+    """`(args, tool_input)` for one action.
+
+    The arguments to call the tool with (`{"input": ...}` for an unknown tool), and the input to
+    show and record: as parsed, except that positional call arguments (`write_file("a.txt",
+    "hi")`) are shown mapped onto their names.
+    """
     if tool is None:
         return {"input": tool_input}, tool_input
     args = tool_arguments(tool, tool_input)
@@ -115,31 +115,30 @@ def run_tool(
     args: dict[str, Any],
     config: RunnableConfig,
     approve: Approve | None,
-) -> tuple[str, bool]:
-    """Run one tool and return `(observation, is_error)`; never raises for the tool's failures."""
+) -> tuple[str, ObservationStatus]:
+    """Run one tool and return `(observation, status)`; never raises for the tool's failures.
+
+    The status is "ok", "error" (the tool raised) or "denied" (it needs approval and did not get
+    it: it never ran).
+    """
     # Only this function grants approval: a key smuggled in through the caller's config is dropped.
     if APPROVAL_CONFIG_KEY in config.get("configurable", {}):
         config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: False})
     if (tool.metadata or {}).get("requires_approval"):
         if approve is None:
             return (
-                f"{tool.name} needs the user's approval and no approval callback is set; "
-                "nothing was run. Try another way or give the Final Answer.",
-                True,
+                f"{tool.name} needs the user's approval and no approval callback is set; {_NOT_RUN}",
+                "denied",
             )
         if not approve(tool.name, args):
-            return (
-                f"The user did not approve running {tool.name}; nothing was run. "
-                "Try another way or give the Final Answer.",
-                True,
-            )
+            return f"The user did not approve running {tool.name}; {_NOT_RUN}", "denied"
         config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: True})
     try:
         # Only the tool call is guarded: its failure is an observation the model can act on.
         result = tool.invoke(args, config=config)
     except Exception as error:  # any tool error becomes an observation
-        return f"Error: {tool.name} failed: {type(error).__name__}: {error}", True
-    return str(getattr(result, "content", result)), False
+        return f"Error: {tool.name} failed: {type(error).__name__}: {error}", "error"
+    return str(getattr(result, "content", result)), "ok"
 
 
 def truncate(text: str, max_chars: int | None) -> str:

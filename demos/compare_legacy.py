@@ -19,8 +19,14 @@ from pathlib import Path
 from dotenv import find_dotenv, load_dotenv
 from langchain_core.language_models import BaseChatModel
 
-from custom_react.compare import Question, load_questions, run_comparison
-from custom_react.compare.report import ComparisonReport, render_table, side_by_side
+from custom_react.compare import (
+    ComparisonReport,
+    Question,
+    load_questions,
+    render_table,
+    run_comparison,
+    side_by_side,
+)
 from custom_react.serving.errors import exit_on_model_error
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
 from tools import default_tools

@@ -23,9 +23,10 @@ from dotenv import find_dotenv, load_dotenv
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 
-from custom_react import ConsolePrinter, CustomReActAgent, RunFinished
+from custom_react import CustomReActAgent, RunFinished
 from custom_react.plan.agent import PlanAndExecuteAgent
 from custom_react.plan.mermaid import plan_to_mermaid
+from custom_react.plan.printing import PlanConsolePrinter
 from custom_react.serving.errors import exit_on_model_error
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
 from tools import default_tools
@@ -64,7 +65,7 @@ def answer(approach: str, agent: Any, question: str, write: Callable[[str], obje
         outcome.lines.append(line)
         write(line)
 
-    printer = ConsolePrinter(show, color=False)
+    printer = PlanConsolePrinter(show, color=False)
     write(f"\n=== {approach}: {question}")
     started = time.monotonic()
     for event in agent.stream(question, config={"callbacks": [calls]}):

@@ -2,37 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.tools import BaseTool, tool
 
 from custom_react import events as ev
-
-
-@dataclass
-class Script:
-    """A scripted model plus a way to check every reply was used."""
-
-    replies: list[str | AIMessage]
-    _iterator: Iterator[str | AIMessage] = field(init=False)
-    model: GenericFakeChatModel = field(init=False)
-
-    def __post_init__(self) -> None:
-        self._iterator = iter(self.replies)
-        self.model = GenericFakeChatModel(messages=self._iterator)
-
-    def assert_consumed(self) -> None:
-        assert next(self._iterator, None) is None, "the agent made fewer model calls than scripted"
+from custom_react.testing import Script
 
 
 @pytest.fixture
-def script() -> Any:
-    return lambda *replies: Script(list(replies))
+def script() -> Iterator[Callable[..., Script]]:
+    """Make scripted models; at teardown, fail if any of them has replies the agent never used."""
+    made: list[Script] = []
+
+    def make(*replies: str | AIMessage | Exception, **options: Any) -> Script:
+        made.append(Script(*replies, **options))
+        return made[-1]
+
+    yield make
+    for each in made:
+        each.assert_consumed()
 
 
 class Calls:

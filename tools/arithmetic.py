@@ -89,8 +89,11 @@ def evaluate_tree(node: ast.expr) -> Number:
 
 
 def _evaluate_binary(node: ast.BinOp) -> object:
-    """Compute `left <op> right` (unchecked: the caller bounds it), with calculator rules for
-    `value ± N%` and a bounded power."""
+    """Compute `left <op> right`, unchecked: the caller bounds the result.
+
+    Calculator rules apply to `value ± N%` (the value changes by N percent), and a power is
+    refused before it is computed if it would be too large.
+    """
     left = evaluate_tree(node.left)
     if isinstance(node.op, ast.Add | ast.Sub) and _is_percentage(node.right):
         change = left * evaluate_tree(node.right)  # 2480 + 5% adds 5% of 2480

@@ -20,8 +20,9 @@ def local_now() -> datetime:
 
 
 def describe_current_date(now: Callable[[], datetime] = local_now) -> str:
-    """Describe the moment `now()` returns, for example in the form
-    "Today is Monday, 2026-11-30; local time 14:05 UTC."
+    """Describe the moment `now()` returns in one sentence for the model.
+
+    For example: "Today is Monday, 2026-11-30; local time 14:05 UTC."
 
     Args:
         now: The clock. It should return an aware `datetime`; a naive one is taken as local time.

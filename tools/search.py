@@ -95,9 +95,10 @@ def search_backend(tool: BaseTool) -> SearchBackend:
 
 
 def condense_tavily_results(response: Mapping[str, Any], *, max_chars: int) -> str:
-    """Turn a Tavily search response into short text: the answer (if any), then per result
-    "title — url" and its content on the next line, blocks separated by a blank line, truncated to
-    `max_chars` with a visible marker.
+    """Turn a Tavily search response into short text for the model.
+
+    The text is the answer (if any), then per result "title — url" and its content on the next
+    line, blocks separated by a blank line, truncated to `max_chars` with a visible marker.
     """
     blocks: list[str] = []
     if answer := str(response.get("answer") or "").strip():

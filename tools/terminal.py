@@ -26,7 +26,8 @@ def run_shell_command(command: str, *, cwd: Path, timeout: float, max_output_cha
 
     Returns:
         "exit code: N" (or a line saying the command timed out and was stopped), then the stdout and
-        stderr sections, for example "exit code: 0\\nstdout:\\nhello\\nstderr: (empty)".
+        stderr sections, for example "exit code: 0", "stdout:", "hello", "stderr: (empty)" on
+        four lines.
     """
     with subprocess.Popen(
         command,
@@ -66,6 +67,6 @@ def _kill_process_group(process: subprocess.Popen[str]) -> None:
 
 
 def _section(label: str, text: str, max_chars: int) -> str:
-    """Render one output stream as "label:\\n<text>", or "label: (empty)"."""
+    """Render one output stream as "label:" and its text on the next lines, or "label: (empty)"."""
     text = text.rstrip()
     return f"{label}:\n{truncate_text(text, max_chars)}" if text else f"{label}: (empty)"

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from html import escape
 
 from custom_react import events as ev
-from custom_react.export import Block, labels_for, summarize_run, transcript_blocks
+from custom_react.export.blocks import Block, labels_for, summarize_run, transcript_blocks
 
 CSS = """
 body { font: 16px/1.5 system-ui, "Noto Sans", "Noto Sans CJK SC", "WenQuanYi Micro Hei",

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from custom_react import events as ev
-from custom_react.agent import STOPPED_MESSAGE
-from custom_react.export import input_text, labels_for
+from custom_react.export.blocks import input_text, labels_for
+from custom_react.labels import MERMAID
 
 MERMAID_TEXT_LIMIT = 80
 # Characters that end or break a Mermaid statement (`;` and a newline end one, `#` starts an
@@ -23,32 +23,6 @@ MERMAID_TEXT_LIMIT = 80
 _MERMAID_UNSAFE = str.maketrans({";": ",", "#": "＃", '"': "'", "<": "‹", ">": "›", "%": "％"})
 # Participant ids: never a Mermaid keyword (`loop`, `end`, `opt`, ... are keywords in any case).
 LANES = ("User", "Agent", "Model", "Tool")
-MERMAID_LABELS = {
-    "en": {
-        "user": "User",
-        "agent": "Agent loop",
-        "model": "Model",
-        "tool": "Tool",
-        "call": "call {n}: question + steps so far ({steps})",
-        "nudge": "no steps left: write the Final Answer now",
-        "unknown_tool": "unknown tool, not run",
-        "repeated": "repeated action, not run",
-        "approve": "approve {tool}?",
-        "no": "no",
-    },
-    "zh": {
-        "user": "用户",
-        "agent": "智能体循环",
-        "model": "模型",
-        "tool": "工具",
-        "call": "第 {n} 次调用：问题 + 已有步骤（{steps}）",
-        "nudge": "步数用完：现在写出最终答案",
-        "unknown_tool": "未知工具，未运行",
-        "repeated": "重复动作，未运行",
-        "approve": "批准运行 {tool}？",
-        "no": "否",
-    },
-}
 
 
 def mermaid_text(text: str, limit: int = MERMAID_TEXT_LIMIT) -> str:
@@ -63,8 +37,7 @@ def mermaid_text(text: str, limit: int = MERMAID_TEXT_LIMIT) -> str:
 def to_mermaid(question: str, events: Sequence[ev.AgentEvent], language: str = "en") -> str:
     """Draw the run as a Mermaid `sequenceDiagram` (lanes: User, Agent loop, Model, Tool)."""
     return (
-        "\n".join(mermaid_lines(question, events, labels_for(language) | MERMAID_LABELS[language]))
-        + "\n"
+        "\n".join(mermaid_lines(question, events, labels_for(language) | MERMAID[language])) + "\n"
     )
 
 
@@ -76,7 +49,7 @@ def mermaid_lines(
     lines = ["sequenceDiagram"]
     lines += [f"    participant {lane} as {name}" for lane, name in zip(LANES, names, strict=True)]
     lines.append(_message("User", "->>", "Agent", f"{label['question']}{label['sep']}{question}"))
-    calls, steps, action = 0, 0, ""
+    calls, steps, action, generated = 0, 0, "", False
     for event in events:
         if isinstance(event, ev.ActionEvent | ev.ParseFailure | ev.FinalAnswerEvent):
             calls += 1
@@ -89,6 +62,11 @@ def mermaid_lines(
             lines += _observation_lines(event, action, label)
         else:
             lines += _event_lines(event, label)
+        if isinstance(event, ev.LimitReached) and event.answer_generated:
+            generated = True  # "generate": the model was asked once more, and answered
+        if isinstance(event, ev.RunFinished) and generated:
+            nudge = _message("Agent", "->>", "Model", label["nudge"])
+            lines[-1:-1] = [nudge, _message("Model", "-->>", "Agent", event.result.output)]
     return lines
 
 
@@ -109,11 +87,8 @@ def _event_lines(event: ev.AgentEvent, label: dict[str, str]) -> list[str]:
                 _note(f"{label['parse_failure']} ({consecutive}): {error}"),
             ]
         case ev.LimitReached(reason=reason, iterations=iterations):
-            return [
-                _note(
-                    f"{label['limit']}{label['sep']}{label['stop_reason']}{label['sep']}{reason} ({iterations})"
-                )
-            ]
+            stopped = f"{label['limit']}{label['sep']}{label['stop_reason']}{label['sep']}{reason}"
+            return [_note(f"{stopped} ({iterations})")]
         case ev.FinalAnswerEvent(output=output, thought=thought):
             reply = f"{label['thought']}{label['sep']}{thought} / " if thought else ""
             return [
@@ -126,11 +101,7 @@ def _event_lines(event: ev.AgentEvent, label: dict[str, str]) -> list[str]:
                 _message("Agent", "-->>", "User", f"{label['final_answer']}{label['sep']}{output}"),
             ]
         case ev.RunFinished(result=result) if result.stop_reason != "final_answer":
-            lines = []
-            if result.output != STOPPED_MESSAGE:  # "generate": the model was asked once more
-                lines.append(_message("Agent", "->>", "Model", label["nudge"]))
-                lines.append(_message("Model", "-->>", "Agent", result.output))
-            return [*lines, _message("Agent", "-->>", "User", result.output)]
+            return [_message("Agent", "-->>", "User", result.output)]
     return []
 
 

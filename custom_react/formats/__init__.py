@@ -1,20 +1,20 @@
-"""The three ways to write a ReAct step, and what the loop needs to know about each.
+"""The ways to write a ReAct step, and what the loop needs to know about each.
 
-A `ReActFormat` bundles what differs between the classic text markers (`Thought:` / `Action:` /
-`Action Input:` / `Observation:`), XML tags (`<thought>`, `<action>tool(args)</action>`,
-`<observation>`, `<final_answer>`) and one JSON object per step: the prompt templates in `custom_react/prompts/`,
-how tools and the question are shown, the parse function, the default stop sequences, how an
-observation is shown to the model, and the nudge for a last answer. `FORMATS` holds the three;
-`get_format(name)` looks one up. Every parser returns the same `Action` / `FinalAnswer` or raises
-the same `ParseError`, so the loop, its events and its message history do not depend on the
-format. This module holds no parsing or prompt logic itself.
+A `ReActFormat` bundles what differs between step formats: the prompt templates in
+`custom_react/prompts/`, how tools and the question are shown, the parse function, the default stop
+sequences, how an observation is shown to the model, and the nudge for a last answer. `TEXT`, the
+classic `Thought:` / `Action:` / `Action Input:` / `Observation:` markers, is defined here beside
+the core parser and prompt; the XML tags (`xml_format`) and one JSON object per step
+(`json_format`) are add-ons that `get_format(name)` imports only when asked for. Every parser
+returns the same `Action` / `FinalAnswer` or raises the same `ParseError`, so the loop, its events
+and its history do not depend on the format.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -22,30 +22,19 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.tools import BaseTool
 
 from custom_react.environment import environment_option
-from custom_react.formats.json_format import parse_json_response
-from custom_react.formats.xml_format import parse_xml_response
 from custom_react.parser import Action, FinalAnswer, parse_llm_response
-from custom_react.prompt import (
-    TEXT_CUE,
-    TEXT_QUESTION,
-    RenderObservation,
-    RenderTools,
-    build_react_prompt,
-    render_json_tools,
-    render_observation,
-    render_tool_signatures,
-    render_tools,
-)
+from custom_react.prompt import TEXT_QUESTION, RenderTools, build_react_prompt, render_tools
 from custom_react.prompts import load_template
+from custom_react.scratchpad import TEXT_CUE, RenderObservation, render_observation
 
 FormatName = Literal["text", "xml", "json"]
 EnvironmentOption = bool | str | Path
 """False (no environment facts), True (the current folder) or the path of a working folder."""
 
-_NO_STEPS_LEFT = (
+NO_STEPS_LEFT = (
     "You have no steps left. Using only the observations above, write your best answer now"
 )
-GENERATE_FINAL_ANSWER = f"{_NO_STEPS_LEFT}, starting with 'Final Answer:'."
+GENERATE_FINAL_ANSWER = f"{NO_STEPS_LEFT}, starting with 'Final Answer:'."
 
 
 @dataclass(frozen=True)
@@ -81,8 +70,10 @@ class ReActFormat:
         examples: str | bool | None = None,
         environment: EnvironmentOption = False,
     ) -> ChatPromptTemplate:
-        """The chat prompt for this format (see `prompt.build_react_prompt`); `environment`
-        adds the OS, the working folder and its files (`environment.describe_environment`)."""
+        """The chat prompt for this format (see `prompt.build_react_prompt`).
+
+        `environment` adds the OS, the working folder and its files (`environment`).
+        """
         return build_react_prompt(
             tools,
             language=language,
@@ -94,60 +85,32 @@ class ReActFormat:
         )
 
 
-def _xml_observation(observation: str) -> str:
-    return f"<observation>{observation}</observation>"
+TEXT = ReActFormat(
+    name="text",
+    template="react",
+    examples="examples",
+    parse=parse_llm_response,
+    stop=("\nObservation:",),
+    render_observation=render_observation,
+    render_tools=render_tools,
+    question=TEXT_QUESTION,
+    cue=TEXT_CUE,
+    final_answer_nudge=GENERATE_FINAL_ANSWER,
+)
+"""The classic text-ReAct format, the default."""
 
-
-def _json_observation(observation: str) -> str:
-    return json.dumps({"observation": observation}, ensure_ascii=False)
-
-
-FORMATS: dict[str, ReActFormat] = {
-    "text": ReActFormat(
-        name="text",
-        template="react",
-        examples="examples",
-        parse=parse_llm_response,
-        stop=("\nObservation:",),
-        render_observation=render_observation,
-        render_tools=render_tools,
-        question=TEXT_QUESTION,
-        cue=TEXT_CUE,
-        final_answer_nudge=GENERATE_FINAL_ANSWER,
-    ),
-    "xml": ReActFormat(
-        name="xml",
-        template="react_xml",
-        examples="examples_xml",
-        parse=parse_xml_response,
-        stop=("<observation>",),
-        render_observation=_xml_observation,
-        render_tools=render_tool_signatures,
-        question="<question>{input}</question>",
-        cue="",
-        final_answer_nudge=f"{_NO_STEPS_LEFT}, inside <final_answer>...</final_answer>.",
-    ),
-    "json": ReActFormat(
-        name="json",
-        template="react_json",
-        examples="examples_json",
-        parse=parse_json_response,
-        stop=('"observation"',),
-        render_observation=_json_observation,
-        render_tools=render_json_tools,
-        question=TEXT_QUESTION,
-        cue="",
-        final_answer_nudge=f'{_NO_STEPS_LEFT}, as {{"final_answer": "..."}}.',
-    ),
-}
+FORMAT_NAMES: tuple[FormatName, ...] = get_args(FormatName)
 
 
 def get_format(name: str) -> ReActFormat:
-    """The format called `name` ("text", "xml" or "json").
+    """The format called `name`; the XML and JSON formats are imported on first use.
 
     Raises:
         ValueError: No such format.
     """
-    if name not in FORMATS:
-        raise ValueError(f"Unknown format {name!r}; choose one of {get_args(FormatName)}.")
-    return FORMATS[name]
+    if name == "text":
+        return TEXT
+    if name not in FORMAT_NAMES:
+        raise ValueError(f"Unknown format {name!r}; choose one of {FORMAT_NAMES}.")
+    add_on: ReActFormat = import_module(f"custom_react.formats.{name}_format").FORMAT
+    return add_on

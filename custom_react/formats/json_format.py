@@ -1,13 +1,17 @@
-"""Parse a reply in the JSON ReAct format: one object per step, such as
-`{"thought": "...", "action": "search", "action_input": "rose"}` or `{"final_answer": "..."}`.
+"""Parse a reply in the JSON ReAct format: one object per step.
+
+A step is one object such as `{"thought": "...", "action": "search", "action_input": "rose"}` or
+`{"final_answer": "..."}`.
 
 `parse_json_response` returns the same `Action` / `FinalAnswer` and raises the same `ParseError` as
 the text parser (`custom_react.parser`). It reads the first JSON object of the reply with
-`json_repair` (code fences, single quotes, trailing commas, raw newlines, a stop sequence cutting
-the object off) and forgives the key names (`Final Answer`, `finalAnswer`, `tool`/`arguments` as in
-provider tool calls), an action written as a call (`"action": "search(\"rose\")"`) and list inputs
-(positional arguments). Keys from a made-up `observation` on are dropped. A reply with no object
-falls back to the text parser (text markers, or prose as a direct answer). Linear time.
+`json_repair` (code fences, single quotes, trailing commas, raw newlines, comments, a stop sequence
+cutting the object off) and its keys with `tool_calls`, the reader every format shares: any key
+spelling (`Final Answer`, `finalAnswer`, `tool`/`arguments` and `name`/`parameters` as in provider
+tool calls; a `name` with no arguments is data, not a call), an action written as a call
+(`"action": "search(\"rose\")"`), list inputs (positional arguments), and a call to `final_answer`
+as the answer. Keys from a made-up `observation` on are dropped. A reply with no object falls back
+to the text parser (text markers, or prose as a direct answer). Linear time.
 """
 
 from __future__ import annotations
@@ -16,33 +20,17 @@ import json
 import re
 from typing import Any
 
-from custom_react.call_syntax import POSITIONAL_ARGS, parse_tool_call
+from custom_react.formats import NO_STEPS_LEFT, ReActFormat
 from custom_react.json_repair import read_json_object
-from custom_react.parser import (
-    Action,
-    ActionInput,
-    FinalAnswer,
-    ParseError,
-    _strip_think,
-    parse_action_input,
-    parse_llm_response,
-)
+from custom_react.markers import strip_think
+from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
+from custom_react.prompt import TEXT_QUESTION, render_json_tools
+from custom_react.tool_calls import read_call, step_fields
 
 WHAT_TO_WRITE = (
     'Reply with one JSON object: {"thought": "...", "action": "tool_name", "action_input": ...} '
     'or {"thought": "...", "final_answer": "..."}.'
 )
-_KEYS = {
-    "thought": "thought", "thoughts": "thought", "reasoning": "thought",
-    "action": "action", "tool": "action", "toolname": "action", "name": "action",
-    "function": "action",
-    "actioninput": "input", "input": "input", "toolinput": "input", "arguments": "input",
-    "args": "input", "parameters": "input",
-    "finalanswer": "final_answer", "answer": "final_answer",
-    "observation": "observation",
-}  # fmt: skip
-_NOT_KEY_CHARS = re.compile(r"[^a-z]++")
-_FINAL_ACTION = frozenset({"finalanswer"})
 _OPENER = re.compile(r"(?:```[\w-]*+|<tool_call>)\s*+$")  # a fence or tag opened before the object
 
 
@@ -60,7 +48,7 @@ def parse_json_response(text: str) -> Action | FinalAnswer:
         ParseError: The object cannot be read, names neither an action nor a final answer, names
             an empty tool, or has an empty final answer.
     """
-    body = _strip_think(text)
+    body = strip_think(text)
     start = body.find("{")
     if start < 0:
         return parse_llm_response(text)  # text markers, or prose: a direct answer
@@ -75,13 +63,7 @@ def parse_json_response(text: str) -> Action | FinalAnswer:
 
 def read_step(step: dict[str, Any], preamble: str, text: str) -> Action | FinalAnswer:
     """Turn one decoded step object into an `Action` or `FinalAnswer` (see `parse_json_response`)."""
-    fields: dict[str, Any] = {}
-    for key, value in step.items():
-        role = _KEYS.get(_NOT_KEY_CHARS.sub("", str(key).lower()))
-        if role == "observation":  # made up by the model: it and everything after it is dropped
-            break
-        if role is not None and role not in fields:
-            fields[role] = value
+    fields = step_fields(step)  # keys from a made-up "observation" on are already dropped
     thought = _text(fields.get("thought")) or preamble
     kind = next((role for role in fields if role in ("action", "final_answer")), None)
     if kind == "final_answer":
@@ -97,32 +79,13 @@ def read_step(step: dict[str, Any], preamble: str, text: str) -> Action | FinalA
 
 
 def _action(written: str, raw_input: Any, thought: str, text: str) -> Action | FinalAnswer:
-    tool, tool_input = written, _action_input(raw_input)
-    if raw_input is None and (call := parse_tool_call(written)) is not None:
-        tool, tool_input = call  # "action": "write_file(\"a.txt\", \"hi\")"
-    if _NOT_KEY_CHARS.sub("", tool.lower()) in _FINAL_ACTION:  # LangChain's "Final Answer" action
-        output = tool_input if isinstance(tool_input, str) else json.dumps(tool_input)
-        return _final_answer(output.strip(), thought, text)
-    if not tool.strip("*`_ "):
+    call = read_call(written, raw_input)  # also "action": "write_file(\"a.txt\", \"hi\")"
+    if call.is_final_answer:  # LangChain's "Final Answer" action, a final_answer(...) call
+        return _final_answer(call.answer, thought, text)
+    if not call.name:
         raise ParseError(f"Invalid format: the action needs a tool name. {WHAT_TO_WRITE}", text)
     log = _log({"thought": thought, "action": written, "action_input": raw_input})
-    return Action(tool=tool, tool_input=tool_input, thought=thought, log=log)
-
-
-def _action_input(value: Any) -> ActionInput:
-    """A JSON value as an Action Input: text and objects as the text parser reads them, a list as
-    positional arguments, anything else as its JSON text."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return parse_action_input(value)
-    if isinstance(value, dict):
-        return value
-    if isinstance(value, list) and len(value) > 1:
-        return {POSITIONAL_ARGS: value}
-    if isinstance(value, list):
-        return _action_input(value[0]) if value else ""
-    return json.dumps(value, ensure_ascii=False)
+    return Action(tool=call.name, tool_input=call.tool_input, thought=thought, log=log)
 
 
 def _final_answer(output: str, thought: str, text: str) -> FinalAnswer:
@@ -150,3 +113,22 @@ def _text(value: Any) -> str:
 def _log(step: dict[str, Any]) -> str:
     """The step as the model should have written it: canonical JSON, without empty keys."""
     return json.dumps({k: v for k, v in step.items() if v not in ("", None)}, ensure_ascii=False)
+
+
+# -- The format, as the loop uses it (`custom_react.formats.get_format("json")`) ---------------
+def _json_observation(observation: str) -> str:
+    return json.dumps({"observation": observation}, ensure_ascii=False)
+
+
+FORMAT = ReActFormat(
+    name="json",
+    template="react_json",
+    examples="examples_json",
+    parse=parse_json_response,
+    stop=('"observation"',),
+    render_observation=_json_observation,
+    render_tools=render_json_tools,
+    question=TEXT_QUESTION,
+    cue="",
+    final_answer_nudge=f'{NO_STEPS_LEFT}, as {{"final_answer": "..."}}.',
+)

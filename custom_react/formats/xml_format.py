@@ -1,30 +1,29 @@
-"""Parse a reply in the XML ReAct format: `<thought>...</thought>` then `<action>tool(args)</action>`
-or `<final_answer>...</final_answer>`.
+"""Parse a reply in the XML ReAct format.
+
+A step is `<thought>...</thought>` then `<action>tool(args)</action>` or
+`<final_answer>...</final_answer>`.
 
 `parse_xml_response` returns the same `Action` / `FinalAnswer` and raises the same `ParseError` as the
 text parser (`custom_react.parser`). It forgives what models write: tag case and spacing, a missing
 closing tag (the next tag, or the end, closes it), `<think>` blocks, text before the first tag (the
-thought), a separate `<action_input>`, a JSON tool call (`<tool_call>{"name": ...}</tool_call>`),
-and a made-up `<observation>` (it and all after it are cut). The action is read as a call by
-`tool_call.parse_tool_call`. Only the ReAct tag names are tags, so HTML inside an action's arguments
-is just text. A reply with no tags falls back to the text parser. Linear time: one scan over tags.
+thought), a separate `<action_input>`, LangChain's XML agent tags (`<tool>`, `<tool_input>`,
+`<final_answer>`; its stop sequence leaves `<tool_input>` unclosed), XML entities (`&lt;`), a JSON
+tool call (`<tool_call>{"name": ...}</tool_call>`), and a made-up `<observation>` (it and all after
+it are cut). The action is read by `tool_calls.read_action`, the reader every format shares (a call
+to `final_answer` is the answer). Only the ReAct tag names are tags, so HTML inside an action's
+arguments is just text. A reply with no tags falls back to the text parser. Linear time.
 """
 
 from __future__ import annotations
 
-import contextlib
+import html
 import re
 
-from custom_react.call_syntax import parse_tool_call
-from custom_react.formats.json_format import parse_json_response
-from custom_react.parser import (
-    Action,
-    FinalAnswer,
-    ParseError,
-    _strip_think,
-    parse_action_input,
-    parse_llm_response,
-)
+from custom_react.formats import NO_STEPS_LEFT, ReActFormat
+from custom_react.markers import strip_think
+from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response, step_from_call
+from custom_react.prompt import render_tool_signatures
+from custom_react.tool_calls import read_action
 
 WHAT_TO_WRITE = (
     "Write <thought>...</thought>, then either <action>tool_name(arguments)</action> "
@@ -32,10 +31,13 @@ WHAT_TO_WRITE = (
 )
 _TAG = re.compile(
     r"<(?P<close>/?+)[ \t]*+(?P<name>question|thoughts?+|action[ _-]?+input|action|tool_call"
-    r"|observation|final[ _-]?+answer|answer)[ \t]*+>",
+    r"|tool[ _-]?+input|tool|observation|final[ _-]?+answer|answer)[ \t]*+>",
     re.IGNORECASE,
 )
-_KINDS = {"thoughts": "thought", "toolcall": "action", "answer": "final_answer"}
+_KINDS = {"thoughts": "thought", "toolcall": "action", "answer": "final_answer", "tool": "action"}
+_KINDS |= {"toolinput": "action_input"}
+_NO_TOOL = f"Invalid format: <action> needs a tool call. {WHAT_TO_WRITE}"
+_EMPTY_ANSWER = f"Invalid format: <final_answer> was empty. {WHAT_TO_WRITE}"
 _STEPS = ("action", "final_answer")
 
 Section = tuple[str, str]  # (kind, text inside the tag)
@@ -55,7 +57,7 @@ def parse_xml_response(text: str) -> Action | FinalAnswer:
         ParseError: The reply has tags but neither an action nor a final answer, an empty action,
             or an empty final answer.
     """
-    body = _strip_think(text)
+    body = strip_think(text)
     preamble, sections = split_sections(body)
     if not sections and not _TAG.search(body):
         return parse_llm_response(text)  # no tags at all: text markers, or a direct answer
@@ -69,28 +71,12 @@ def parse_xml_response(text: str) -> Action | FinalAnswer:
     log = "\n".join(f"<{k}>{v}</{k}>" for k, v in sections if k != "question")
     if kind == "final_answer":
         if not content:
-            raise ParseError(f"Invalid format: <final_answer> was empty. {WHAT_TO_WRITE}", text)
+            raise ParseError(_EMPTY_ANSWER, text)
         return FinalAnswer(output=content, thought=thought, log=log)
-    action_input = rest[0][1] if rest else None
-    step = read_action(content, action_input, text)
-    return Action(tool=step.tool, tool_input=step.tool_input, thought=thought, log=log)
-
-
-def read_action(content: str, action_input: str | None, text: str) -> Action:
-    """Read what `<action>` holds: `tool(args)`, a JSON tool call, or a name with its input."""
-    if action_input is not None:  # <action>search</action><action_input>rose</action_input>
-        tool = content.partition("\n")[0].strip()
-        return Action(tool=tool, tool_input=parse_action_input(action_input))
-    if content.startswith("{"):  # <tool_call>{"name": "search", "arguments": {...}}</tool_call>
-        with contextlib.suppress(ParseError):
-            if isinstance(step := parse_json_response(content), Action):
-                return step
-    if call := parse_tool_call(content):
-        return Action(tool=call[0], tool_input=call[1])
-    tool, _, rest = content.partition("\n")  # a bare name, maybe with its input below it
-    if not tool.strip("*`_ "):
-        raise ParseError(f"Invalid format: <action> needs a tool call. {WHAT_TO_WRITE}", text)
-    return Action(tool=tool.strip(), tool_input=parse_action_input(rest))
+    call = read_action(content, rest[0][1] if rest else None)
+    return step_from_call(
+        call, thought=thought, log=log, text=text, no_tool=_NO_TOOL, empty_answer=_EMPTY_ANSWER
+    )
 
 
 def split_sections(body: str) -> tuple[str, list[Section]]:
@@ -106,20 +92,25 @@ def split_sections(body: str) -> tuple[str, list[Section]]:
         name = _kind(tag.group("name"))
         if tag.group("close"):
             if name == kind:  # the open section ends here; stray closing tags are ignored
-                sections.append((kind, body[start : tag.start()].strip()))
+                sections.append((kind, _content(body, start, tag.start())))
                 kind = ""
             continue
         preamble_end = min(preamble_end, tag.start())
         if kind:  # a missing closing tag: the next tag closes the open section
-            sections.append((kind, body[start : tag.start()].strip()))
+            sections.append((kind, _content(body, start, tag.start())))
         last = sections[-1][0] if sections else ""
         stepped = any(k in _STEPS for k, _ in sections[-2:])
         if name == "observation" or (stepped and (name, last) != ("action_input", "action")):
             return body[:preamble_end].strip(), sections
         kind, start = name, tag.end()
     if kind:
-        sections.append((kind, body[start:].strip()))
+        sections.append((kind, _content(body, start, len(body))))
     return body[:preamble_end].strip(), sections
+
+
+def _content(body: str, start: int, end: int) -> str:
+    """The text inside a tag, XML entities (`&lt;`, `&amp;`) decoded."""
+    return html.unescape(body[start:end].strip())
 
 
 def _kind(name: str) -> str:
@@ -140,3 +131,22 @@ def _without_step(text: str) -> Action | FinalAnswer:
         f"Invalid format: after <thought> write an <action> or a <final_answer>. {WHAT_TO_WRITE}",
         text,
     )
+
+
+# -- The format, as the loop uses it (`custom_react.formats.get_format("xml")`) ----------------
+def _xml_observation(observation: str) -> str:
+    return f"<observation>{observation}</observation>"
+
+
+FORMAT = ReActFormat(
+    name="xml",
+    template="react_xml",
+    examples="examples_xml",
+    parse=parse_xml_response,
+    stop=("<observation>",),
+    render_observation=_xml_observation,
+    render_tools=render_tool_signatures,
+    question="<question>{input}</question>",
+    cue="",
+    final_answer_nudge=f"{NO_STEPS_LEFT}, inside <final_answer>...</final_answer>.",
+)

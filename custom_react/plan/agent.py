@@ -38,6 +38,7 @@ from custom_react.plan.events import (
 )
 from custom_react.plan.memory import PlanRun
 from custom_react.plan.parser import Plan, parse_plan, parse_replan
+from custom_react.plan.printing import PlanConsolePrinter
 from custom_react.plan.prompt import (
     PLANNER_VARIABLES,
     REPLANNER_VARIABLES,
@@ -46,7 +47,6 @@ from custom_react.plan.prompt import (
     render_plan,
     step_task,
 )
-from custom_react.printing import ConsolePrinter
 from custom_react.prompts import load_template
 from custom_react.runnable import AgentInput, StepRunnable, read_input
 
@@ -94,7 +94,7 @@ class PlanAndExecuteAgent(StepRunnable):
         self.planner = (prompt | llm).with_config(run_name="planner")
         prompt = build_plan_prompt(replanner, REPLANNER_VARIABLES, tools, "replanner")
         self.replanner = (prompt | llm).with_config(run_name="replanner")
-        self.printer = ConsolePrinter(language=language) if verbose else None
+        self.printer = PlanConsolePrinter(language=language) if verbose else None
 
     # -- The plan-and-execute loop --------------------------------------------------------------
 

@@ -14,26 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from custom_react import events as ev
-from custom_react.export import input_text, labels_for
+from custom_react.export.blocks import input_text, labels_for
 from custom_react.export.mermaid import mermaid_text
+from custom_react.labels import PLAN, PLAN_MERMAID
 from custom_react.plan import events as pe
-from custom_react.printing import PLAN_LABELS
 
 PLAN_LANES = ("User", "Planner", "Executor", "Replanner")
-PLAN_MERMAID_LABELS = {
-    "en": {
-        "user": "User",
-        "planner": "Planner",
-        "executor": "Executor (ReAct)",
-        "replanner": "Replanner",
-    },
-    "zh": {
-        "user": "用户",
-        "planner": "规划器",
-        "executor": "执行器（ReAct）",
-        "replanner": "重新规划器",
-    },
-}
 
 
 def plan_to_mermaid(question: str, events: Sequence[pe.PlanRunEvent], language: str = "en") -> str:
@@ -42,7 +28,7 @@ def plan_to_mermaid(question: str, events: Sequence[pe.PlanRunEvent], language: 
     Raises:
         ValueError: The language is not "en" or "zh".
     """
-    label = labels_for(language) | PLAN_LABELS[language] | PLAN_MERMAID_LABELS[language]
+    label = labels_for(language) | PLAN[language] | PLAN_MERMAID[language]
     names = [label[lane.lower()] for lane in PLAN_LANES]
     lines = ["sequenceDiagram"]
     lines += [

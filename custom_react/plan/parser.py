@@ -4,10 +4,9 @@
 reads the replanner's reply into a new `Plan` or a `FinalAnswer`. Both are pure and forgiving in the
 style of `custom_react.parser`: numbered (`1.`, `1)`, `(1)`, `1、`, `Step 1:`, `第一步：`) or bulleted
 steps, markdown bold and headings, `Plan:` headers, full-width colons, Chinese markers, `<think>`
-blocks. They scan the reply line by line with anchored patterns whose quantifiers never give back
-what they matched, so they run in linear time. A reply they cannot read raises `ParseError` with a
-message written for the model. `parse_replan` also drops the steps already done, which small
-models like to copy. Writing plans into prompts is `plan_prompt.py`'s job; nothing here calls a model.
+blocks. Anchored, possessive patterns scan it line by line, in linear time. A reply they cannot
+read raises `ParseError` with a message written for the model. `parse_replan` also drops the steps already done, which small
+models like to copy. Writing plans into prompts is `prompt.py`'s job; nothing here calls a model.
 """
 
 from __future__ import annotations
@@ -16,8 +15,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from custom_react.markers import strip_think
 from custom_react.parser import FinalAnswer, ParseError
-from custom_react.parser import _strip_think as strip_think
 
 # Markdown noise a model puts before a marker: headings, quotes, list bullets, bold or code marks.
 _NOISE = r"\s*+(?:[-#>*_`•+]\s*+)*+"

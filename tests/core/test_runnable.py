@@ -34,6 +34,7 @@ def test_invoke_returns_the_documented_keys(script, tools):
     result = CustomReActAgent(script(*STEPS).model, tools).invoke({"input": "6 times 7?"})
     assert set(result) == {
         "input", "output", "messages", "intermediate_steps", "iterations", "stop_reason", "usage",
+        "error",
     }  # fmt: skip
     assert (result["output"], result["iterations"], result["stop_reason"]) == (
         "42",
@@ -49,9 +50,9 @@ def test_one_chain_run_with_model_and_tool_runs_as_children(script, tools):
     assert tree(root) == [
         ("chain", "CustomReActAgent"),
         [
-            [("llm", "GenericFakeChatModel"), []],  # its inputs hold the whole prompt
+            [("llm", "RecordingChatModel"), []],  # its inputs hold the whole prompt
             [("tool", "calculator"), []],
-            [("llm", "GenericFakeChatModel"), []],
+            [("llm", "RecordingChatModel"), []],
         ],
     ]
     assert root.outputs is not None and root.outputs["output"] == "42"
@@ -87,7 +88,7 @@ def test_astream_events_reports_the_agent_model_and_tool(script, tools):
     assert seen[0] == ("on_chain_start", "CustomReActAgent")
     assert seen[-1] == ("on_chain_end", "CustomReActAgent")
     assert ("on_tool_end", "calculator") in seen
-    assert ("on_chat_model_end", "GenericFakeChatModel") in seen
+    assert ("on_chat_model_end", "RecordingChatModel") in seen
     streamed = [name for event, name in seen if event == "on_chain_stream"]
     assert len(streamed) == 4  # one per step event
 

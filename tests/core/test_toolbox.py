@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.tools import tool
 
-from custom_react.toolbox import clean_tool_name, resolve_tool, run_tool, tool_arguments, truncate
+from custom_react.toolbox import resolve_tool, run_tool, tool_arguments, truncate
 
 
 @tool
@@ -75,10 +75,6 @@ def test_resolve_tool(written, expected):
     assert (found.name if found else None) == expected
 
 
-def test_clean_tool_name():
-    assert clean_tool_name("  **Read File**: ") == "read_file"
-
-
 @pytest.mark.parametrize(
     ("chosen", "tool_input", "expected"),
     [
@@ -95,13 +91,13 @@ def test_tool_arguments(chosen, tool_input, expected):
 
 
 def test_missing_argument_is_an_error_observation_not_a_crash():
-    observation, is_error = run_tool(write_file, {"path": "a.txt"}, {}, None)
-    assert is_error and observation.startswith("Error: write_file failed: ValidationError")
+    observation, status = run_tool(write_file, {"path": "a.txt"}, {}, None)
+    assert status == "error" and observation.startswith("Error: write_file failed: ValidationError")
     assert "content" in observation
 
 
 def test_run_tool_returns_the_result_as_text():
-    assert run_tool(write_file, {"path": "a", "content": "b"}, {}, None) == ("a:b", False)
+    assert run_tool(write_file, {"path": "a", "content": "b"}, {}, None) == ("a:b", "ok")
 
 
 @pytest.mark.parametrize(

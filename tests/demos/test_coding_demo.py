@@ -136,7 +136,7 @@ def test_a_terminal_command_never_runs_without_approval(tmp_path: Path) -> None:
     result = demo.run(model, tmp_path, approve=approve, write=lines.append)
     assert not (tmp_path / "ran.txt").exists()
     assert "(not approved: run_terminal_command was not run)" in lines
-    assert any(line.startswith("Observation: The user did not approve") for line in lines)
+    assert any(line.startswith("Observation (not run): The user did not approve") for line in lines)
     assert result.stop_reason == "final_answer"
 
 

@@ -14,12 +14,12 @@ from collections.abc import Iterator
 import pytest
 from langchain_openai import ChatOpenAI
 
+from custom_react.serving.errors import LocalModelError
 from custom_react.serving.process import check_server_installed
 from custom_react.serving.server import LocalModelServer
 from custom_react.serving.weights import (
     BUNDLED_MODELS,
     DEFAULT_LOCAL_MODEL,
-    LocalModelError,
     ensure_model_file,
     find_part,
 )

@@ -23,11 +23,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from langchain_core.tools import tool
 
-from custom_react import CustomReActAgent
+from custom_react import ConsolePrinter, CustomReActAgent
 from custom_react import events as ev
-from custom_react.export import save_transcript, to_markdown, transcript_blocks
+from custom_react.export import save_transcript
+from custom_react.export.blocks import transcript_blocks
 from custom_react.export.html import to_html
+from custom_react.export.markdown import to_markdown
 from custom_react.export.mermaid import MERMAID_TEXT_LIMIT, mermaid_text, to_mermaid
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,7 +118,8 @@ def test_a_limit_shows_the_reason_and_the_fallback_answer(script, tools):
 
 
 def test_markdown_escapes_model_text_and_fences_outlast_backticks():
-    events = [ev.ObservationEvent("search", "```\n# not a heading", "c1")]
+    step = ev.ToolStep("", "search", "q", {}, "c1", "```\n# not a heading", "ok", 1, "")
+    events = [ev.ObservationEvent(step)]
     markdown = to_markdown("Is *this* a `question`?", events)
     assert r"**Question:** Is \*this\* a \`question\`?" in markdown
     assert "````text\n```\n# not a heading\n````" in markdown
@@ -193,19 +197,38 @@ def test_mermaid_draws_each_model_call_tool_call_and_the_answer(script, tools):
     assert lines[-1].startswith("    Agent-->>User: Final Answer: About 1.26 yuan, see")
 
 
-def test_mermaid_shows_a_generated_answer_and_a_denied_approval():
-    result = ev.AgentResult("q", "It is 42.", [], [], 3, "max_iterations")
-    events: list[ev.AgentEvent] = [
-        ev.ActionEvent("", "run_terminal_command", "rm -rf /", "c1", 1),
-        ev.ObservationEvent("run_terminal_command", "The user said no.", "c1", "denied"),
-        ev.LimitReached("max_iterations", 1),
-        ev.RunFinished(result),
-    ]
+def test_a_refused_approval_is_shown_as_never_run_in_every_export(script):
+    """Driven through the real agent: the user says no, the limit comes, "generate" answers."""
+    ran: list[str] = []
+
+    @tool
+    def run_terminal_command(command: str) -> str:
+        """Run a shell command."""
+        ran.append(command)
+        return "done"
+
+    run_terminal_command.metadata = {"requires_approval": True}
+    model = script(
+        "Action: run_terminal_command\nAction Input: rm -rf /", "Final Answer: It is 42."
+    )
+    agent = CustomReActAgent(
+        model.model, [run_terminal_command], approve=lambda name, args: False,
+        max_iterations=1, early_stopping_method="generate",
+    )  # fmt: skip
+    events = list(agent.stream("q"))
+    assert ran == []
+    assert [e.status for e in events if isinstance(e, ev.ObservationEvent)] == ["denied"]
+    assert [e.answer_generated for e in events if isinstance(e, ev.LimitReached)] == [True]
     text = to_mermaid("q", events)
     assert_valid_sequence_diagram(text)
     assert "    Agent->>User: approve run_terminal_command?\n    User-->>Agent: no\n" in text
+    assert "Agent->>Tool" not in text  # the diagram never shows the command running
     assert "    Agent->>Model: no steps left: write the Final Answer now\n" in text
-    assert text.endswith("    Agent-->>User: It is 42.\n")
+    assert text.endswith("    Model-->>Agent: It is 42.\n    Agent-->>User: It is 42.\n")
+    assert "**Observation (denied):**" in to_markdown("q", events)
+    printed: list[str] = []
+    ConsolePrinter(printed.append, color=False)(events[1])
+    assert printed[0].startswith("Observation (not run): The user did not approve")
 
 
 @given(st.text())

@@ -20,7 +20,7 @@ from langchain_core.tools import BaseTool, tool
 from custom_react import CustomReActAgent
 from custom_react.call_syntax import POSITIONAL_ARGS
 from custom_react.environment import describe_environment, render_environment
-from custom_react.formats import FORMATS, get_format
+from custom_react.formats import FORMAT_NAMES, get_format
 from custom_react.prompt import build_react_prompt
 from custom_react.prompts import load_template
 from custom_react.toolbox import tool_arguments
@@ -156,7 +156,7 @@ OBSERVED = {
 CUE = {"text": "\nThought: ", "xml": "", "json": ""}  # what the transcript shown ends with
 
 
-@pytest.mark.parametrize("name", list(FORMATS))
+@pytest.mark.parametrize("name", list(FORMAT_NAMES))
 def test_the_model_reads_each_observation_in_its_format(script, tools, name):
     model = script(*ROSE_RUN[name])
     seen = spy_on(model.model)
@@ -170,7 +170,7 @@ def test_the_model_reads_each_observation_in_its_format(script, tools, name):
     assert get_format(name).parse(step).tool == "search"  # its step, cleaned up
 
 
-@pytest.mark.parametrize("name", list(FORMATS))
+@pytest.mark.parametrize("name", list(FORMAT_NAMES))
 def test_a_format_error_is_fed_back_in_the_format(script, tools, name):
     model = script(TROUBLED_RUN[name][0], ROSE_RUN[name][-1])
     seen = spy_on(model.model)
@@ -181,7 +181,7 @@ def test_a_format_error_is_fed_back_in_the_format(script, tools, name):
     assert seen[1][-1].content.endswith(f"\n{feedback.content}{CUE[name]}")  # the model reads it
 
 
-@pytest.mark.parametrize("name", list(FORMATS))
+@pytest.mark.parametrize("name", list(FORMAT_NAMES))
 def test_on_a_limit_generate_asks_in_the_format(script, tools, name):
     model = script(ROSE_RUN[name][0], ROSE_RUN[name][-1])
     seen = spy_on(model.model)
@@ -232,7 +232,7 @@ def test_english_and_chinese_templates_match(name):
             assert tag in template and tag in example, (language, tag)
 
 
-@pytest.mark.parametrize("name", list(FORMATS))
+@pytest.mark.parametrize("name", list(FORMAT_NAMES))
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_the_worked_examples_parse_with_their_format(name, language):
     example = load_template(get_format(name).examples, language)
@@ -337,7 +337,7 @@ def test_describe_environment_lists_a_bounded_sorted_folder(tmp_path):
         describe_environment(tmp_path / "missing")
 
 
-@pytest.mark.parametrize("name", list(FORMATS))
+@pytest.mark.parametrize("name", list(FORMAT_NAMES))
 def test_the_environment_option_puts_the_folder_in_the_prompt(script, tools, tmp_path, name):
     (tmp_path / "notes.txt").write_text("x")
     agent = CustomReActAgent(script().model, tools, format=name, environment=tmp_path)

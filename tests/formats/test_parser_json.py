@@ -73,6 +73,14 @@ ACTIONS = [
     ("text markers with a JSON input", 'Thought: t\nAction: search\nAction Input: {"query": "rose"}',
      "search", {"query": "rose"}, "t"),
     ("no object: text format", "Thought: t\nAction: search\nAction Input: rose", "search", "rose", "t"),
+    # Other key conventions (vllm-project/vllm tests/tool_parsers/, huggingface/smolagents tests/).
+    ("name and parameters", '{"name": "search", "parameters": {"query": "rose"}}', "search", {"query": "rose"}, ""),
+    ("tool and tool_input", '{"tool": "search", "tool_input": "玫瑰"}', "search", "玫瑰", ""),
+    ("OpenAI function object", '{"type": "function", "function": {"name": "search", '
+     '"arguments": "{\\"query\\": \\"rose\\"}"}}', "search", {"query": "rose"}, ""),
+    ("markdown around the name", '{"action": "**search**", "action_input": "rose"}', "search", "rose", ""),
+    ("comment in the object", '{"action": "search", /* look it up */ "action_input": "rose"}',
+     "search", "rose", ""),
 ]  # fmt: skip
 
 FINALS = [
@@ -85,6 +93,8 @@ FINALS = [
     ("cut off", '{"thought": "I know", "final_answer": "Paris', "Paris", "I know"),
     ("answer before a made-up action", '{"final_answer": "Paris", "action": "search"}', "Paris", ""),
     ("prose: a direct answer", "Paris is the capital of France.", "Paris is the capital of France.", ""),
+    ("a final_answer call", '{"name": "final_answer", "arguments": {"answer": "巴黎"}}', "巴黎", ""),
+    ("the paper's Finish", '{"thought": "t", "action": "Finish", "action_input": "Paris"}', "Paris", "t"),
 ]  # fmt: skip
 
 BROKEN = [
@@ -94,6 +104,16 @@ BROKEN = [
     ("empty action", '{"thought": "t", "action": ""}', "needs a tool name"),
     ("unreadable object", '{"thought": "t" "action": ', "could not be read"),
     ("observation only", '{"observation": "made up"}', "no action"),
+    (
+        "data with a name key is not a call",
+        '{"name": "Alice", "age": 34}',
+        "no action and no final answer",
+    ),
+    (
+        "an empty final_answer call",
+        '{"name": "final_answer", "arguments": {"answer": ""}}',
+        "was empty",
+    ),
     ("empty reply", "", "empty"),
 ]
 
@@ -148,6 +168,10 @@ REPAIRS = [
     ('{"a": "caf\\u00e9"}', {"a": "café"}),
     ('{"a": "trailing backslash \\', {"a": "trailing backslash \\"}),
     ('{"a": 1} and then {"b": 2}', {"a": 1}),
+    ('{"a": "x" /* a note */}', {"a": "x"}),
+    ('{"a": 1, // a note\n "b": "//not a comment"}', {"a": 1, "b": "//not a comment"}),
+    ('{"a": 1}}', {"a": 1}),
+    ("[" * 500, None),  # deeper than any tool call: given up at once
 ]
 
 

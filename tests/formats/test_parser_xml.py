@@ -72,6 +72,15 @@ ACTIONS = [
     ("text markers inside XML thought", "<thought>t</thought>\nAction: search\nAction Input: rose",
      "search", "rose", "t"),
     ("no tags at all: text format", "Thought: t\nAction: search\nAction Input: rose", "search", "rose", "t"),
+    # LangChain's XML agent (langchain-ai/langchain .../agents/output_parsers/test_xml.py).
+    ("LangChain tool tags", "<tool>search</tool><tool_input>rose</tool_input>", "search", "rose", ""),
+    ("LangChain tags cut at the stop", "<tool>search</tool><tool_input>rose price", "search", "rose price", ""),
+    ("LangChain tags, JSON input", '<tool>search</tool><tool_input>{"query": "玫瑰"}</tool_input>',
+     "search", {"query": "玫瑰"}, ""),
+    ("entities decoded", '<thought>t</thought><action>write_file("a.html", "&lt;p&gt;hi&lt;/p&gt;")</action>',
+     "write_file", {POSITIONAL_ARGS: ["a.html", "<p>hi</p>"]}, "t"),
+    ("markdown around the name", "<thought>t</thought><action>**search**</action><action_input>rose"
+     "</action_input>", "search", "rose", "t"),
 ]  # fmt: skip
 
 FINALS = [
@@ -83,6 +92,11 @@ FINALS = [
     ("final answer with a space", "<final answer>42</final answer>", "42", ""),
     ("Chinese", "<thought>我知道了</thought><final_answer>1.26 元</final_answer>", "1.26 元", "我知道了"),
     ("prose: a direct answer", "Paris is the capital of France.", "Paris is the capital of France.", ""),
+    ("a final_answer call", '<thought>t</thought><action>final_answer("Paris")</action>', "Paris", "t"),
+    ("the paper's Finish", "<action>Finish[巴黎]</action>", "巴黎", ""),
+    ("a final_answer tool call", '<tool_call>{"name": "final_answer", "arguments": {"answer": "Paris"}}'
+     "</tool_call>", "Paris", ""),
+    ("entities in the answer", "<final_answer>3 &lt; 4 &amp;&amp; 4 &gt; 3</final_answer>", "3 < 4 && 4 > 3", ""),
 ]  # fmt: skip
 
 BROKEN = [
@@ -90,6 +104,8 @@ BROKEN = [
     ("thought only", "<thought>I am thinking</thought>", "<action>"),
     ("empty action", "<thought>t</thought><action></action>", "needs a tool call"),
     ("empty final answer", "<thought>t</thought><final_answer> </final_answer>", "was empty"),
+    ("empty LangChain final answer", "<final_answer></final_answer>", "was empty"),
+    ("empty Finish", "<action>Finish[]</action>", "was empty"),
     ("observation first", "<observation>made up</observation>", "<final_answer>"),
     ("empty reply", "", "empty"),
 ]

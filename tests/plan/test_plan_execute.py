@@ -20,12 +20,13 @@ import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 
-from custom_react import ConsolePrinter, CustomReActAgent, RunFinished
+from custom_react import CustomReActAgent, RunFinished
 from custom_react import events as ev
 from custom_react.export.mermaid import MERMAID_TEXT_LIMIT, mermaid_text
 from custom_react.plan import events as pe
 from custom_react.plan.agent import STOPPED_MESSAGE, PlanAndExecuteAgent
 from custom_react.plan.mermaid import plan_to_mermaid
+from custom_react.plan.printing import PlanConsolePrinter
 from tests.conftest import summarize
 from tests.core.test_runnable import Recorder, tree
 
@@ -203,22 +204,25 @@ def test_an_executor_that_hits_its_limit_hands_the_replanner_a_result(script, to
     ]
 
 
-def test_an_executor_that_raises_hands_the_replanner_the_error(script, tools):
+def test_an_executor_whose_model_fails_hands_the_replanner_the_error(script, tools):
     def broken():
         raise ConnectionError("the server went away")
         yield  # a generator: the error comes on the first model call
 
     planner = script(PLAN, ANSWER)
-    executor = CustomReActAgent(GenericFakeChatModel(messages=broken()), tools)
+    executor = CustomReActAgent(GenericFakeChatModel(messages=broken()), tools, model_retries=0)
     result = PlanAndExecuteAgent(planner.model, executor).invoke(QUESTION)
     planner.assert_consumed()
-    error = "Error: the step failed: ConnectionError: the server went away"
+    error = (
+        "The model could not answer, so the run stopped: ConnectionError: the server went away"
+        " (stop reason: model_error)."
+    )
     assert result["past_steps"] == [("Search for the rose price.", error)]
     assert (result["output"], result["stop_reason"]) == (
         "3.78 yuan for three roses.",
         "final_answer",
     )
-    assert result["messages"][2] == AIMessage(content=error, name="executor")
+    assert isinstance(result["messages"][2], HumanMessage)  # the executor's run is kept, too
 
 
 def test_an_unreadable_plan_goes_back_to_the_planner(script, tools):
@@ -261,6 +265,7 @@ def test_invoke_returns_the_react_keys_plus_plan_and_past_steps(script, tools):
     result = plan_agent(script(PLAN, *STEP_1, ANSWER).model, tools).invoke({"input": QUESTION})
     assert set(result) == {
         "input", "output", "messages", "intermediate_steps", "iterations", "stop_reason", "usage",
+        "error",
         "plan", "past_steps",
     }  # fmt: skip
     roles = [(type(m).__name__, getattr(m, "name", None)) for m in result["messages"]]
@@ -281,7 +286,7 @@ def test_one_chain_run_with_planner_executor_and_replanner_as_children(script, t
     agent.invoke(QUESTION, config={"callbacks": [recorder]})
     (root,) = recorder.roots
     planner, executor, replanner = root.child_runs
-    model_call = [[("prompt", "ChatPromptTemplate"), []], [("llm", "GenericFakeChatModel"), []]]
+    model_call = [[("prompt", "ChatPromptTemplate"), []], [("llm", "RecordingChatModel"), []]]
     assert (tree(planner), tree(replanner)) == (
         [("chain", "planner"), model_call],
         [("chain", "replanner"), model_call],
@@ -289,7 +294,7 @@ def test_one_chain_run_with_planner_executor_and_replanner_as_children(script, t
     assert (root.run_type, root.name) == ("chain", "PlanAndExecuteAgent")
     assert (executor.run_type, executor.name) == ("chain", "CustomReActAgent")
     inner = [(run.run_type, run.name) for run in executor.child_runs]
-    assert inner.count(("llm", "GenericFakeChatModel")) == 2 and ("tool", "search") in inner
+    assert inner.count(("llm", "RecordingChatModel")) == 2 and ("tool", "search") in inner
     assert root.outputs is not None and root.outputs["output"] == "3.78 yuan for three roses."
 
 
@@ -394,7 +399,7 @@ PRINTED = {
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_the_printer_shows_plans_step_transcripts_and_the_answer(script, tools, language):
     lines: list[str] = []
-    printer = ConsolePrinter(lines.append, language=language, color=False)
+    printer = PlanConsolePrinter(lines.append, language=language, color=False)
     model = script(PLAN, *STEP_1, REVISED, *STEP_2, ANSWER)
     for event in plan_agent(model.model, tools, language=language).stream(QUESTION):
         printer(event)
@@ -405,7 +410,7 @@ def test_the_printer_shows_failures_and_the_step_limit(script, tools):
     lines: list[str] = []
     model = script("No plan.", PLAN, *STEP_1, REVISED)
     for event in plan_agent(model.model, tools, max_steps=1).stream(QUESTION):
-        ConsolePrinter(lines.append, color=False)(event)
+        PlanConsolePrinter(lines.append, color=False)(event)
     assert lines[:2] == [
         "Planner wrote: No plan.",
         "Format error: Invalid format: no plan found. Write the plan as a numbered list, "

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from langchain_openai import ChatOpenAI
 
-from custom_react.serving.models import ModelConfigError, ModelSettings, describe, open_chat_model
+from custom_react.serving.errors import ModelConfigError
+from custom_react.serving.models import ModelSettings, describe, open_chat_model
 
 OPENAI = "https://api.openai.com/v1"
 DEEPSEEK = "https://api.deepseek.com"
@@ -44,6 +45,7 @@ RESOLUTION = [
 
 @pytest.mark.parametrize(("env", "expected"), RESOLUTION)
 def test_provider_resolution(env: dict[str, str], expected: tuple[object, ...]) -> None:
+    """A base URL beats a DeepSeek key, which beats an OpenAI key, which beats the local model."""
     settings = ModelSettings.from_env(env, dotenv=False)
     assert (settings.provider, settings.model, settings.base_url, settings.api_key) == expected
     assert settings.temperature == 0.0
@@ -62,12 +64,14 @@ OVERRIDES = [
 def test_arguments_override_the_environment(
     arguments: dict[str, str], expected: tuple[object, ...]
 ) -> None:
+    """A base URL, model or provider given as an argument wins over the variables."""
     env = {"DEEPSEEK_API_KEY": "sk-d", "OPENAI_MODEL": "gpt-4.1"}
     settings = ModelSettings.from_env(env, dotenv=False, **arguments)  # type: ignore[arg-type]
     assert (settings.provider, settings.model, settings.base_url) == expected
 
 
 def test_a_gguf_path_is_a_local_model(tmp_path: Path) -> None:
+    """``CUSTOM_REACT_MODEL`` may name an existing GGUF file instead of a bundled model."""
     gguf = tmp_path / "tiny.gguf"
     gguf.write_bytes(b"GGUF")
     settings = ModelSettings.from_env({"CUSTOM_REACT_MODEL": str(gguf)}, dotenv=False)
@@ -75,6 +79,7 @@ def test_a_gguf_path_is_a_local_model(tmp_path: Path) -> None:
 
 
 def test_temperature_is_read() -> None:
+    """``CUSTOM_REACT_TEMPERATURE`` sets the sampling temperature."""
     env = {"OPENAI_API_KEY": "sk-o", "CUSTOM_REACT_TEMPERATURE": "0.7"}
     assert ModelSettings.from_env(env, dotenv=False).temperature == 0.7
 
@@ -96,6 +101,7 @@ ERRORS = [
 def test_bad_settings_raise_one_actionable_line(
     env: dict[str, str], arguments: dict[str, str], message: str
 ) -> None:
+    """Each wrong or missing setting raises ``ModelConfigError`` with a one-line message."""
     with pytest.raises(ModelConfigError, match=message) as info:
         ModelSettings.from_env(env, dotenv=False, **arguments)  # type: ignore[arg-type]
     assert "\n" not in str(info.value)
@@ -104,6 +110,7 @@ def test_bad_settings_raise_one_actionable_line(
 def test_dotenv_fills_in_but_the_environment_wins(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A ``.env`` file fills unset variables; the environment and ``dotenv=False`` win over it."""
     (tmp_path / ".env").write_text(
         "DEEPSEEK_API_KEY=sk-from-file\nCUSTOM_REACT_TEMPERATURE=0.5\nOPENAI_API_KEY=\n",
         encoding="utf-8",
@@ -123,6 +130,7 @@ def test_dotenv_fills_in_but_the_environment_wins(
 def test_reading_a_dotenv_file_does_not_change_os_environ(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Settings read a ``.env`` file without copying it into ``os.environ``."""
     (tmp_path / ".env").write_text("CUSTOM_REACT_TEST_ONLY=1\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CUSTOM_REACT_TEST_ONLY", raising=False)
@@ -143,12 +151,14 @@ def test_reading_a_dotenv_file_does_not_change_os_environ(
     ],
 )
 def test_describe_is_one_line_without_the_key(env: dict[str, str], line: str) -> None:
+    """``describe`` and ``repr`` name the provider and model but never show the API key."""
     settings = ModelSettings.from_env(env, dotenv=False)
     assert describe(settings) == line
     assert "sk-secret" not in repr(settings)
 
 
 def test_open_chat_model_for_a_hosted_provider_builds_chat_openai() -> None:
+    """A hosted provider yields a ``ChatOpenAI`` with the settings and the caller's overrides."""
     env = {"DEEPSEEK_API_KEY": "sk-d", "CUSTOM_REACT_TEMPERATURE": "0.2"}
     settings = ModelSettings.from_env(env, dotenv=False)
     with open_chat_model(settings, max_tokens=64) as model:

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from custom_react.serving.errors import LocalModelError
 from custom_react.serving.health import PORTABLE_PIP, PORTABLE_REBUILD, crash_advice
 from custom_react.serving.server import LocalModelServer
-from custom_react.serving.weights import LocalModelError
 
 ROOT = Path(__file__).resolve().parents[2]
 CRASHING_RUNTIME = Path(__file__).with_name("crashing_runtime")
@@ -31,6 +31,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture
 def fake_model(tmp_path: Path) -> Path:
+    """A tiny file named like a model: the crashing runtime never reads it."""
     path = tmp_path / "tiny.gguf"
     path.write_bytes(b"GGUF")
     return path
@@ -45,6 +46,7 @@ def crashing_environment(model: Path) -> dict[str, str]:
 
 
 def assert_names_crash_log_and_fix(message: str) -> None:
+    """Check that ``message`` names the crash, quotes the log and gives both rebuild commands."""
     assert "exited at its first completion (exit code -11)" in message
     assert "crashed (SIGSEGV)" in message
     assert PORTABLE_REBUILD in message and PORTABLE_PIP in message
@@ -54,6 +56,7 @@ def assert_names_crash_log_and_fix(message: str) -> None:
 def test_the_server_reports_a_crash_at_its_first_completion_with_the_fix(
     fake_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """``start()`` fails with the crash, its log and the fix, and leaves nothing running."""
     monkeypatch.setenv("PYTHONPATH", str(CRASHING_RUNTIME))
     log = tmp_path / "server.log"
     server = LocalModelServer(fake_model, log_path=log, startup_timeout=60)
@@ -73,10 +76,16 @@ def test_the_server_reports_a_crash_at_its_first_completion_with_the_fix(
     ids=["cli", "demo"],
 )
 def test_the_cli_and_the_demos_end_on_one_error_line(fake_model: Path, argv: list[str]) -> None:
+    """The CLI (exit code 2) and a demo (exit code 1) print one ``error:`` line, no traceback."""
     done = subprocess.run(
-        argv, cwd=ROOT, env=crashing_environment(fake_model), capture_output=True, text=True,
-        timeout=120, stdin=subprocess.DEVNULL,
-    )  # fmt: skip
+        argv,
+        cwd=ROOT,
+        env=crashing_environment(fake_model),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == (2 if "cli" in argv[2] else 1), done.stderr
     assert "Traceback" not in done.stderr
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
@@ -90,4 +99,5 @@ def test_the_cli_and_the_demos_end_on_one_error_line(fake_model: Path, argv: lis
     [(-11, True), (-4, True), (-7, True), (-9, False), (1, False), (None, False)],
 )
 def test_only_a_crash_signal_is_blamed_on_the_build(exit_code: int | None, advised: bool) -> None:
+    """SIGSEGV, SIGILL and SIGBUS get the rebuild advice; a kill or a plain exit does not."""
     assert bool(crash_advice(exit_code)) is advised

@@ -1,0 +1,1 @@
+"""Tests of the top-level `tools` package: each tool, and the package as a whole."""

@@ -32,19 +32,23 @@ MOMENTS = [
 
 @pytest.mark.parametrize(("moment", "expected"), MOMENTS)
 def test_describe_current_date_with_injected_clock(moment: datetime, expected: str) -> None:
+    """The sentence gives weekday, date, time and zone; a named zone other than UTC shows its offset."""
     assert describe_current_date(lambda: moment) == expected
 
 
 def test_naive_clock_is_taken_as_local_time() -> None:
+    """A clock without a time zone is read as the machine's local time."""
     sentence = describe_current_date(lambda: datetime(2026, 11, 30, 14, 5))
     assert sentence.startswith("Today is Monday, 2026-11-30; local time 14:05 ")
 
 
 @pytest.mark.parametrize("action_input", ["none", "", "today", {}])
 def test_tool_ignores_whatever_input_the_model_writes(action_input: str | dict[str, str]) -> None:
+    """Whatever Action Input the model writes, the tool answers with the date."""
     assert current_date.invoke(action_input).startswith("Today is ")
 
 
 def test_tool_takes_no_arguments() -> None:
+    """The `current_date` tool has no arguments."""
     assert current_date.name == "current_date"
     assert current_date.args == {}

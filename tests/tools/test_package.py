@@ -1,4 +1,9 @@
-"""The `tools` package as a whole: its exports, import without key or network, and the size budget."""
+"""The `tools` package as a whole: its exports, import without key or network, documented functions.
+
+The size budget (module and function lengths) is `tests/test_structure.py`'s, for the whole
+project; this file keeps only the rule particular to `tools`: every function, private or not, has
+a docstring.
+"""
 
 import ast
 import logging
@@ -27,6 +32,7 @@ print(",".join(sorted(tools.__all__)))
 
 
 def test_import_needs_no_key_and_no_network() -> None:
+    """Importing `tools` opens no connection, needs no key, and exports the documented names."""
     environment = {name: value for name, value in os.environ.items() if name != "TAVILY_API_KEY"}
     completed = subprocess.run(
         [sys.executable, "-c", IMPORT_WITHOUT_NETWORK],
@@ -44,6 +50,7 @@ def test_import_needs_no_key_and_no_network() -> None:
 def test_default_tools_without_key(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Without a Tavily key the default tools are the offline search, calculator and date."""
     monkeypatch.delenv("TAVILY_API_KEY", raising=False)
     caplog.set_level(logging.INFO, logger="tools.search")
     search, calculator, current_date = tools.default_tools()
@@ -58,16 +65,13 @@ def test_default_tools_without_key(
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda path: path.name)
-def test_module_stays_small_and_documented(module: Path) -> None:
-    source = module.read_text(encoding="utf-8")
-    tree = ast.parse(source)
-    assert len(source.splitlines()) < 200
+def test_every_module_and_function_is_documented(module: Path) -> None:
+    """Each module opens with a paragraph, and every function (private ones too) has a docstring."""
+    tree = ast.parse(module.read_text(encoding="utf-8"))
     docstring = ast.get_docstring(tree)
     assert docstring and len(docstring) > 80, (
         "each module opens with a paragraph saying what it holds"
     )
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            assert node.end_lineno is not None
-            assert node.end_lineno - node.lineno < 45, f"{node.name} is too long"
             assert ast.get_docstring(node), f"{node.name} has no docstring"

@@ -1,8 +1,9 @@
 """Search: backend selection, and the Tavily path with a recorded response injected below TavilySearch.
 
 The recorded response follows Tavily's documented search JSON (query, answer, images, results with
-title/url/content/score/raw_content, response_time). It replaces `TavilySearchAPIWrapper.raw_results`,
-so `TavilySearch._run` itself runs; a guard makes any real HTTP request fail the test.
+title/url/content/score/raw_content, response_time). It replaces `raw_results` on the API wrapper
+class that `TavilySearch` sends its requests through, so the tool's own code runs; a guard makes
+any real HTTP request fail the test.
 """
 
 import copy
@@ -12,10 +13,13 @@ from typing import Any
 import pytest
 import requests
 from langchain_core.tools import tool
-from langchain_tavily._utilities import TavilySearchAPIWrapper
+from langchain_tavily import TavilySearch
 
 from tools.search import SearchError, condense_tavily_results, make_search_tool, search_backend
 from tools.truncation import TRUNCATION_MARKER
+
+# The API wrapper class, reached through the public tool: langchain_tavily does not export it.
+TavilySearchAPIWrapper = type(TavilySearch(tavily_api_key="unused").api_wrapper)
 
 RECORDED_RESPONSE: dict[str, Any] = {
     "query": "rose wholesale price Kunming",
@@ -44,6 +48,8 @@ RECORDED_RESPONSE: dict[str, Any] = {
 
 @pytest.fixture(autouse=True)
 def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail any test that sends a real HTTP request."""
+
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the tests must not open network connections")
 
@@ -64,6 +70,7 @@ def recorded_tavily(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
 
 def test_explicit_key_selects_tavily(recorded_tavily: list[dict[str, Any]]) -> None:
+    """An explicit key builds the Tavily tool, which passes the key and `max_results` on."""
     search = make_search_tool(tavily_api_key="test-key", max_results=2)
     assert (search.name, list(search.args), search_backend(search)) == (
         "search",
@@ -79,6 +86,7 @@ def test_explicit_key_selects_tavily(recorded_tavily: list[dict[str, Any]]) -> N
 def test_environment_key_selects_tavily(
     monkeypatch: pytest.MonkeyPatch, recorded_tavily: list[dict[str, Any]]
 ) -> None:
+    """`TAVILY_API_KEY` selects Tavily; the quotes a model adds around a query are removed."""
     monkeypatch.setenv("TAVILY_API_KEY", "env-key")
     search = make_search_tool()
     assert search_backend(search) == "tavily"
@@ -89,6 +97,7 @@ def test_environment_key_selects_tavily(
 
 
 def test_tavily_results_are_condensed(recorded_tavily: list[dict[str, Any]]) -> None:
+    """The answer, then each result's title, URL and one-line content, blank-line separated."""
     observation = make_search_tool(tavily_api_key="k", max_chars=5000).invoke("rose price")
     first, second, third = observation.split("\n\n")
     assert first == "Answer: A standard red rose wholesales for about 1 yuan per stem in Kunming."
@@ -104,6 +113,7 @@ def test_tavily_results_are_condensed(recorded_tavily: list[dict[str, Any]]) -> 
 def test_tavily_results_are_truncated_with_a_marker(
     max_chars: int, recorded_tavily: list[dict[str, Any]]
 ) -> None:
+    """The observation fits `max_chars` and ends with the truncation marker."""
     observation = make_search_tool(tavily_api_key="k", max_chars=max_chars).invoke("rose price")
     assert len(observation) <= max_chars
     assert observation.endswith(TRUNCATION_MARKER)
@@ -111,6 +121,8 @@ def test_tavily_results_are_truncated_with_a_marker(
 
 
 def test_tavily_api_error_raises_a_readable_search_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Tavily API error becomes a `SearchError` quoting it."""
+
     def failing(self: TavilySearchAPIWrapper, query: str, **kwargs: Any) -> dict[str, Any]:
         raise ValueError("Error 401: Unauthorized: missing or invalid API key.")
 
@@ -120,6 +132,8 @@ def test_tavily_api_error_raises_a_readable_search_error(monkeypatch: pytest.Mon
 
 
 def test_tavily_without_results_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No results is an observation suggesting another query, not an error."""
+
     def empty(self: TavilySearchAPIWrapper, query: str, **kwargs: Any) -> dict[str, Any]:
         return {**RECORDED_RESPONSE, "answer": None, "results": []}
 
@@ -138,6 +152,7 @@ def test_tavily_without_results_says_so(monkeypatch: pytest.MonkeyPatch) -> None
     ],
 )
 def test_condense_tavily_results(response: dict[str, Any], expected: str) -> None:
+    """Missing parts are left out, a missing title is "(untitled)", and whitespace collapses."""
     assert condense_tavily_results(response, max_chars=100) == expected
 
 
@@ -145,6 +160,7 @@ def test_condense_tavily_results(response: dict[str, Any], expected: str) -> Non
 def test_missing_key_selects_offline_search_and_logs_once(
     explicit_key: str | None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """No key selects the offline snapshot, logged once per tool, not once per call."""
     monkeypatch.delenv("TAVILY_API_KEY", raising=False)
     caplog.set_level(logging.INFO, logger="tools.search")
     search = make_search_tool(tavily_api_key=explicit_key)
@@ -157,6 +173,8 @@ def test_missing_key_selects_offline_search_and_logs_once(
 
 
 def test_search_backend_rejects_other_tools() -> None:
+    """`search_backend` refuses a tool that `make_search_tool` did not build."""
+
     @tool
     def other(query: str) -> str:
         """Not a search tool."""
@@ -168,12 +186,14 @@ def test_search_backend_rejects_other_tools() -> None:
 
 @pytest.mark.parametrize(("options"), [{"max_results": 0}, {"max_chars": 5}])
 def test_factory_rejects_bad_limits(options: dict[str, int]) -> None:
+    """A result count below one or a character limit below the marker is refused."""
     with pytest.raises(ValueError):
         make_search_tool(tavily_api_key="k", **options)
 
 
 @pytest.mark.parametrize("query", ["", "   ", '""'])
 def test_empty_query_is_refused(query: str, recorded_tavily: list[dict[str, Any]]) -> None:
+    """An empty query raises `SearchError` without calling Tavily."""
     with pytest.raises(SearchError, match="empty"):
         make_search_tool(tavily_api_key="k").invoke(query)
     assert recorded_tavily == []

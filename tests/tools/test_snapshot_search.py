@@ -75,10 +75,12 @@ REQUIRED_FACTS = [
 def test_paraphrased_question_finds_its_document_in_top_three(
     question: str, document_id: str
 ) -> None:
+    """A question worded differently from its document still ranks it in the top three."""
     assert document_id in [document.id for document in default_index().search(question, k=3)]
 
 
 def test_snapshot_is_well_formed() -> None:
+    """Every document has a unique id, a date, all fields and short content; some are Chinese."""
     documents = load_snapshot()
     assert len(documents) >= 60
     assert len({document.id for document in documents}) == len(documents)
@@ -91,6 +93,7 @@ def test_snapshot_is_well_formed() -> None:
 
 @pytest.mark.parametrize(("document_id", "fact"), REQUIRED_FACTS)
 def test_required_facts_are_stated_plainly(document_id: str, fact: str) -> None:
+    """The facts the demos and questions rely on appear word for word."""
     documents = {document.id: document for document in load_snapshot()}
     assert fact in documents[document_id].content
 
@@ -109,10 +112,12 @@ def test_required_facts_are_stated_plainly(document_id: str, fact: str) -> None:
     ],
 )
 def test_tokenize_english_and_chinese(text: str, terms: list[str]) -> None:
+    """Words are lowercased, unaccented and singular, stop words dropped; Chinese gives 1-2 grams."""
     assert tokenize(text) == terms
 
 
 def test_offline_tool_labels_every_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every offline result names the snapshot date and its source."""
     monkeypatch.delenv("TAVILY_API_KEY", raising=False)
     observation = make_search_tool().invoke("rose wholesale price Kunming")
     lines = observation.splitlines()
@@ -125,6 +130,7 @@ def test_offline_tool_labels_every_result(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_offline_tool_truncates_and_limits_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`max_results` and `max_chars` bound the offline observation."""
     monkeypatch.delenv("TAVILY_API_KEY", raising=False)
     assert len(make_search_tool(max_results=1).invoke("gold price").splitlines()) == 1
     observation = make_search_tool(max_chars=120).invoke("gold price")
@@ -132,12 +138,14 @@ def test_offline_tool_truncates_and_limits_results(monkeypatch: pytest.MonkeyPat
 
 
 def test_offline_tool_says_when_nothing_matches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A query that matches nothing says so and names the snapshot's date."""
     monkeypatch.delenv("TAVILY_API_KEY", raising=False)
     observation = make_search_tool().invoke("qqqq zzzz")
     assert observation.startswith("No document in the offline snapshot (early 2025) matches")
 
 
 def test_index_over_custom_documents() -> None:
+    """An index over any documents ranks only the ones that match."""
     documents = [
         SnapshotDocument("a", "Apples", "Apples cost 2 dollars.", "test", "2025-01", ("fruit",)),
         SnapshotDocument(

@@ -1,19 +1,15 @@
-"""Workspace tools: confinement (no escapes for read, write, list), and the terminal approval gate."""
+"""Workspace file tools: no path escapes the workspace for read, write or list, and the rest works.
 
-import time
+The workspace and its links out are built by the `layout` fixture (`conftest.py`); the terminal
+tool and its approval gate are tested in `test_terminal_tool.py`.
+"""
+
 from pathlib import Path
 
 import pytest
 from langchain_core.tools import BaseTool
 
-from tools.workspace import (
-    APPROVAL_CONFIG_KEY,
-    CommandNotApprovedError,
-    WorkspaceError,
-    make_workspace_tools,
-)
-
-APPROVED = {"configurable": {APPROVAL_CONFIG_KEY: True}}
+from tools.workspace import WorkspaceError
 
 # Paths that must never reach outside the workspace (links are created by the fixture).
 ESCAPES = [
@@ -38,34 +34,15 @@ ESCAPES = [
 ]
 
 
-@pytest.fixture
-def layout(tmp_path: Path) -> dict[str, Path]:
-    """A workspace next to an outside folder, with symbolic links pointing out of the workspace."""
-    root, outside = tmp_path / "ws", tmp_path / "outside"
-    root.mkdir()
-    outside.mkdir()
-    (outside / "secret.txt").write_text("secret", encoding="utf-8")
-    (root / "link_out").symlink_to(outside, target_is_directory=True)
-    (root / "link_file").symlink_to(outside / "secret.txt")
-    (root / "dangling_link").symlink_to(outside / "created-through-link.txt")
-    (root / "nested").mkdir()
-    (root / "nested" / "link_up").symlink_to(outside, target_is_directory=True)
-    return {"root": root, "outside": outside}
-
-
-@pytest.fixture
-def workspace_tools(layout: dict[str, Path]) -> dict[str, BaseTool]:
-    tools = make_workspace_tools(layout["root"], command_timeout=1.0, max_output_chars=200)
-    return {tool.name: tool for tool in tools}
-
-
 def snapshot_outside(layout: dict[str, Path]) -> dict[str, bytes]:
+    """Return every file outside the workspace with its bytes, to prove nothing changed."""
     outside = layout["outside"]
     return {str(path): path.read_bytes() for path in outside.rglob("*") if path.is_file()}
 
 
 @pytest.mark.parametrize("path", ESCAPES)
 def test_read_file_refuses_escapes(path: str, workspace_tools: dict[str, BaseTool]) -> None:
+    """`read_file` refuses every path that leads out of the workspace."""
     with pytest.raises(WorkspaceError):
         workspace_tools["read_file"].invoke({"path": path})
 
@@ -74,6 +51,7 @@ def test_read_file_refuses_escapes(path: str, workspace_tools: dict[str, BaseToo
 def test_write_file_refuses_escapes(
     path: str, workspace_tools: dict[str, BaseTool], layout: dict[str, Path]
 ) -> None:
+    """`write_file` refuses escapes and writes nothing, inside or outside."""
     before = snapshot_outside(layout)
     with pytest.raises(WorkspaceError):
         workspace_tools["write_file"].invoke({"path": path, "content": "pwned"})
@@ -83,11 +61,13 @@ def test_write_file_refuses_escapes(
 
 @pytest.mark.parametrize("path", [*ESCAPES, "link_out", "nested/link_up"])
 def test_list_files_refuses_escapes(path: str, workspace_tools: dict[str, BaseTool]) -> None:
+    """`list_files` refuses escapes, including links to folders outside."""
     with pytest.raises(WorkspaceError):
         workspace_tools["list_files"].invoke({"path": path})
 
 
 def test_errors_are_written_for_the_model(workspace_tools: dict[str, BaseTool]) -> None:
+    """Each refusal says what was wrong and what to write instead."""
     with pytest.raises(
         WorkspaceError, match=r"absolute path\. Use a path relative to the workspace"
     ):
@@ -103,6 +83,7 @@ def test_errors_are_written_for_the_model(workspace_tools: dict[str, BaseTool]) 
 def test_write_read_and_list_inside_the_workspace(
     workspace_tools: dict[str, BaseTool], layout: dict[str, Path]
 ) -> None:
+    """Files written inside (with new folders) read back and are listed."""
     written = workspace_tools["write_file"].invoke(
         {"path": "notes/2025/todo.txt", "content": "buy roses"}
     )
@@ -120,6 +101,7 @@ def test_write_read_and_list_inside_the_workspace(
 def test_links_that_stay_inside_are_allowed(
     workspace_tools: dict[str, BaseTool], layout: dict[str, Path]
 ) -> None:
+    """A symbolic link to a file in the workspace can be read."""
     (layout["root"] / "data.txt").write_text("42", encoding="utf-8")
     (layout["root"] / "alias.txt").symlink_to(layout["root"] / "data.txt")
     assert workspace_tools["read_file"].invoke("alias.txt") == "42"
@@ -128,81 +110,7 @@ def test_links_that_stay_inside_are_allowed(
 def test_long_files_are_truncated(
     workspace_tools: dict[str, BaseTool], layout: dict[str, Path]
 ) -> None:
+    """A long file is cut to `max_output_chars` with the truncation marker."""
     (layout["root"] / "long.txt").write_text("x" * 1000, encoding="utf-8")
     text = workspace_tools["read_file"].invoke("long.txt")
     assert len(text) <= 200 and text.endswith("…[truncated]")
-
-
-def test_only_the_terminal_tool_requires_approval(workspace_tools: dict[str, BaseTool]) -> None:
-    assert list(workspace_tools) == [
-        "read_file",
-        "write_file",
-        "list_files",
-        "run_terminal_command",
-    ]
-    assert {
-        name: (tool.metadata or {}).get("requires_approval")
-        for name, tool in workspace_tools.items()
-    } == {
-        "read_file": None,
-        "write_file": None,
-        "list_files": None,
-        "run_terminal_command": True,
-    }
-    terminal = workspace_tools["run_terminal_command"]
-    assert list(terminal.args) == ["command"]
-    assert "config" not in terminal.tool_call_schema.model_json_schema()["properties"]
-    assert list(workspace_tools["write_file"].args) == ["path", "content"]
-    assert APPROVAL_CONFIG_KEY == "custom_react_approved"
-
-
-@pytest.mark.parametrize(
-    "config",
-    [
-        None,
-        {},
-        {"configurable": {}},
-        {"configurable": {APPROVAL_CONFIG_KEY: False}},
-        {"configurable": {APPROVAL_CONFIG_KEY: "yes"}},
-        {"configurable": {APPROVAL_CONFIG_KEY: 1}},
-        {"metadata": {APPROVAL_CONFIG_KEY: True}},
-    ],
-)
-def test_terminal_never_runs_without_approval(
-    config: dict[str, object] | None, workspace_tools: dict[str, BaseTool], layout: dict[str, Path]
-) -> None:
-    with pytest.raises(CommandNotApprovedError, match=r"not approved .* nothing was run"):
-        workspace_tools["run_terminal_command"].invoke("touch pwned.txt", config=config)
-    assert not (layout["root"] / "pwned.txt").exists()
-
-
-def test_terminal_runs_with_approval_in_the_workspace(
-    workspace_tools: dict[str, BaseTool], layout: dict[str, Path]
-) -> None:
-    result = workspace_tools["run_terminal_command"].invoke(
-        "touch made.txt && pwd && echo oops >&2 && exit 3", config=APPROVED
-    )
-    assert result == f"exit code: 3\nstdout:\n{layout['root']}\nstderr:\noops"
-    assert (layout["root"] / "made.txt").exists()
-
-
-def test_terminal_output_is_truncated(workspace_tools: dict[str, BaseTool]) -> None:
-    result = workspace_tools["run_terminal_command"].invoke("yes | head -n 500", config=APPROVED)
-    assert result.startswith("exit code: 0\nstdout:\n")
-    assert result.endswith("…[truncated]\nstderr: (empty)")
-
-
-@pytest.mark.parametrize(
-    "command", ["sleep 10", "sleep 10 & sleep 10; echo never", "echo started; sleep 10"]
-)
-def test_terminal_times_out_cleanly(command: str, workspace_tools: dict[str, BaseTool]) -> None:
-    started = time.monotonic()
-    result = workspace_tools["run_terminal_command"].invoke(command, config=APPROVED)
-    assert time.monotonic() - started < 5
-    assert result.startswith("The command timed out after 1 s and was stopped.\n")
-    assert "never" not in result
-
-
-def test_terminal_refuses_an_empty_command(workspace_tools: dict[str, BaseTool]) -> None:
-    with pytest.raises(WorkspaceError, match="empty"):
-        workspace_tools["run_terminal_command"].invoke("  ", config=APPROVED)

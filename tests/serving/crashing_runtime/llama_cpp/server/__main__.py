@@ -14,7 +14,10 @@ args, _ = options.parse_known_args()
 
 
 class Handler(BaseHTTPRequestHandler):
+    """Answers like llama.cpp's server until the first completion, which kills the process."""
+
     def do_GET(self) -> None:
+        """List the one model, as ``GET /v1/models`` does on the real server."""
         body = json.dumps({"object": "list", "data": [{"id": args.model_alias}]}).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -23,10 +26,12 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_POST(self) -> None:
+        """Log a llama.cpp-like line, then die of SIGSEGV as a build for another CPU does."""
         print("llama_cpp: ggml_compute_forward: first completion", flush=True)
         os.kill(os.getpid(), signal.SIGSEGV)
 
     def log_message(self, format: str, *values: object) -> None:
+        """Write each request line to stdout, which the server's log file captures."""
         print(format % values, flush=True)
 
 

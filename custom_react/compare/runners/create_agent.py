@@ -1,0 +1,93 @@
+"""LangChain 1.x `create_agent`, which needs provider tool calls, and the check that a model makes them.
+
+`create_agent_runner` builds the agent with a system prompt and a model-call limit;
+`create_agent_outcome` reads the messages it ends with. `create_agent` parses no text: a model that
+writes its tool call as text (llama.cpp's server with the model's own chat template does) stops it
+at the first reply, so `tool_calling_problem` asks the model once beforehand and says why it
+cannot drive the agent. It needs the `legacy` extra (`langchain`), imported only when a runner is
+built.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
+
+from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
+
+CREATE_AGENT_SYSTEM_PROMPT = (
+    "Answer the question as well as you can. Use the tools for facts, prices and arithmetic; "
+    "do not guess numbers. Answer in the language of the question."
+)
+_PROBE_QUESTION = "What is 17 * 23? Use the calculator tool."
+
+
+def create_agent_runner(
+    llm: BaseChatModel, tools: Sequence[BaseTool], max_iterations: int
+) -> Runner:
+    """Build LangChain 1.x `create_agent`, stopping after `max_iterations` model calls."""
+    from langchain.agents import create_agent
+    from langchain.agents.middleware import ModelCallLimitMiddleware
+
+    graph = create_agent(
+        llm,
+        with_tool_errors_handled(tools),
+        system_prompt=CREATE_AGENT_SYSTEM_PROMPT,
+        middleware=[ModelCallLimitMiddleware(run_limit=max_iterations, exit_behavior="end")],
+    )
+
+    def run(question: str, config: RunnableConfig) -> RunOutcome:
+        limits: RunnableConfig = {**config, "recursion_limit": 2 * max_iterations + 5}
+        state = graph.invoke({"messages": [HumanMessage(content=question)]}, config=limits)
+        return create_agent_outcome(state["messages"])
+
+    return run
+
+
+def create_agent_outcome(messages: Sequence[BaseMessage]) -> RunOutcome:
+    """Read the message list a `create_agent` run ends with into a `RunOutcome`.
+
+    Every model reply is one iteration; the run answered when the last reply calls no tool.
+    """
+    lines: list[str] = []
+    replies = [message for message in messages if isinstance(message, AIMessage)]
+    for message in messages:
+        if isinstance(message, ToolMessage):
+            lines.append(f"Observation: {message.text}")
+        elif isinstance(message, AIMessage):
+            if message.text.strip():
+                label = "Thought" if message.tool_calls else "Final Answer"
+                lines.append(f"{label}: {message.text.strip()}")
+            for call in message.tool_calls:
+                lines.append(f"Action: {call['name']}")
+                lines.append(f"Action Input: {json.dumps(call['args'], ensure_ascii=False)}")
+    answered = bool(replies) and not replies[-1].tool_calls
+    output = replies[-1].text.strip() if answered else ""
+    stop_reason = "final_answer" if answered else "max_iterations"
+    return RunOutcome(output, len(replies), stop_reason, transcript=lines)
+
+
+def tool_calling_problem(llm: BaseChatModel, tools: Sequence[BaseTool]) -> str | None:
+    """Ask the model one tool question (one model call); say why `create_agent` cannot use it.
+
+    Returns None when the reply carries provider `tool_calls`. A model that writes the call as
+    text (llama.cpp's server with the model's own chat template does) cannot drive `create_agent`.
+    """
+    try:
+        reply = llm.bind_tools(list(tools)).invoke(_PROBE_QUESTION)
+    except NotImplementedError:
+        return f"{type(llm).__name__} does not implement bind_tools (no tool calling)"
+    except Exception as error:  # the server refused the `tools` field: that is the answer too
+        return f"the model server rejected a tool-calling request: {type(error).__name__}: {error}"
+    if isinstance(reply, AIMessage) and reply.tool_calls:
+        return None
+    text = " ".join(str(getattr(reply, "text", reply)).split())[:160]
+    return (
+        "the model returned no tool_calls for a request with tools bound (it wrote the call as "
+        f"text: {text!r}), so create_agent would stop at its first reply"
+    )

@@ -1,0 +1,97 @@
+"""A run's events as labelled transcript blocks: what every exporter renders.
+
+`transcript_blocks` turns the step events into `Block`s (question, thought, action, observation,
+format error, limit, final answer), each with the model call it came from; `summarize_run` reads
+how the run ended; `labels_for` gives the words in English or Chinese (`custom_react.labels`).
+Rendering the blocks is the job of `markdown`, `html` and `mermaid` beside this module.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from custom_react import events as ev
+from custom_react.labels import EXPORT, REACT, SEPARATOR, check_language
+from custom_react.parser import ActionInput
+
+BlockKind = Literal[
+    "question", "thought", "action", "observation", "parse_failure", "limit", "final_answer"
+]
+
+
+@dataclass(frozen=True)
+class Block:
+    """One labelled piece of the transcript.
+
+    Attributes:
+        kind: What it is; renderers style each kind differently.
+        text: The main text (the tool name for an action, the error for a format error).
+        step: The model call that wrote it (1-based); 0 for the question.
+        detail: The Action Input of an action, or the unreadable reply of a format error.
+        status: An observation's status (`ok`, `error`, ...); `stopped` for a limit's fallback.
+    """
+
+    kind: BlockKind
+    text: str
+    step: int = 0
+    detail: str = ""
+    status: str = "ok"
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """How a run ended, for the footer: None fields when the events hold no `RunFinished`."""
+
+    stop_reason: str | None
+    iterations: int | None
+
+
+def labels_for(language: str) -> dict[str, str]:
+    """The export labels for "en" or "zh".
+
+    Raises:
+        ValueError: Any other language.
+    """
+    check_language(language)
+    return {**REACT[language], **EXPORT[language], "sep": SEPARATOR[language]}
+
+
+def input_text(tool_input: ActionInput) -> str:
+    """An Action Input as one string: text as written, a dict as JSON."""
+    return tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False)
+
+
+def transcript_blocks(question: str, events: Iterable[ev.AgentEvent]) -> list[Block]:
+    """Turn a run's events into the transcript's blocks, in order, starting with the question."""
+    blocks, step = [Block("question", question)], 0  # step: the model call each block came from
+    for event in events:
+        match event:
+            case ev.ActionEvent(thought=thought, tool=tool, tool_input=tool_input):
+                step = event.iteration
+                blocks += [Block("thought", thought, step)] if thought else []
+                blocks.append(Block("action", tool, step, detail=input_text(tool_input)))
+            case ev.ObservationEvent(observation=observation, status=status):
+                blocks.append(Block("observation", observation, step, status=status))
+            case ev.ParseFailure(text=text, error=error):
+                step = event.iteration
+                blocks.append(Block("parse_failure", error, step, detail=text, status="error"))
+            case ev.LimitReached(reason=reason):
+                blocks.append(Block("limit", reason, step, status="error"))
+            case ev.FinalAnswerEvent(output=output, thought=thought):
+                step = event.iteration
+                blocks += [Block("thought", thought, step)] if thought else []
+                blocks.append(Block("final_answer", output, step))
+            case ev.RunFinished(result=result) if result.stop_reason != "final_answer":
+                blocks.append(Block("final_answer", result.output, step, status="stopped"))
+    return blocks
+
+
+def summarize_run(events: Iterable[ev.AgentEvent]) -> RunSummary:
+    """The stop reason and model-call count from the run's `RunFinished` event."""
+    for event in events:
+        if isinstance(event, ev.RunFinished):
+            return RunSummary(event.result.stop_reason, event.result.iterations)
+    return RunSummary(None, None)

@@ -1,0 +1,68 @@
+"""A run as Markdown: the question, one section per model call, and a footer with how it ended."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from custom_react import events as ev
+from custom_react.export.blocks import Block, labels_for, summarize_run, transcript_blocks
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
+
+
+def to_markdown(question: str, events: Sequence[ev.AgentEvent], language: str = "en") -> str:
+    """Render the run as Markdown: the question, one section per model call, a footer."""
+    label, current = labels_for(language), -1
+    lines = [f"# {label['title']}", "", f"{_bold(label, 'question')} {_md(question)}"]
+    for block in transcript_blocks(question, events)[1:]:
+        if block.step != current and block.kind != "limit":
+            current = block.step
+            lines += ["", "## " + label["step"].format(n=current)]
+        lines += ["", *_markdown_block(block, label)]
+    summary, sep = summarize_run(events), label["sep"]
+    footer = f"{label['stop_reason']}{sep}`{summary.stop_reason}` · "
+    footer += f"{label['model_calls']}{sep}{summary.iterations}"
+    lines += ["", "---", "", f"*{footer if summary.stop_reason else label['unfinished']}*"]
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_block(block: Block, label: dict[str, str]) -> list[str]:
+    match block.kind:
+        case "action":
+            head = f"{_bold(label, 'action')} {_code(block.text)}  "
+            if "\n" in block.detail:
+                return [head, _bold(label, "action_input"), "", _fence(block.detail)]
+            return [head, f"{_bold(label, 'action_input')} {_code(block.detail)}"]
+        case "observation":
+            status = "" if block.status == "ok" else f" ({block.status})"
+            return [_bold(label, "observation", status), "", _fence(block.text)]
+        case "parse_failure":
+            error = f"{_bold(label, 'parse_failure')} {_md(block.text)}"
+            return [_bold(label, "reply"), "", _fence(block.detail), "", error]
+        case "limit":
+            return [f"{_bold(label, 'limit')} {label['stop_reason']}{label['sep']}`{block.text}`"]
+    return [f"{_bold(label, block.kind)} {_md(block.text)}"]  # a Thought or the Final Answer
+
+
+def _bold(label: dict[str, str], key: str, extra: str = "") -> str:
+    return f"**{label[key]}{extra}{label['colon']}**"
+
+
+def _md(text: str) -> str:
+    """Escape Markdown syntax and keep line breaks."""
+    return "  \n".join(_MARKDOWN_SPECIAL.sub(r"\\\1", line) for line in text.strip().splitlines())
+
+
+def _code(text: str) -> str:
+    """Inline code that survives backticks inside the text."""
+    ticks = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text[:1] == "`" or text[-1:] == "`" else ""  # Markdown drops one space each side
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _fence(text: str) -> str:
+    """A fenced block longer than any backtick run inside the text."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text.rstrip()}\n{fence}"

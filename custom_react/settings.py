@@ -1,0 +1,95 @@
+"""`AgentSettings`: every option of `CustomReActAgent`, one documented field each.
+
+The agent takes them as keywords (`CustomReActAgent(llm, tools, max_iterations=5)`) and keeps them
+as one frozen value, so the loop in `agent.py` reads as ReAct, not as configuration. Validation
+happens here, when the agent is built: a wrong option fails at once with what it accepts.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from custom_react.events import StopReason
+from custom_react.formats import EnvironmentOption, FormatName
+from custom_react.toolbox import Approve
+
+DEFAULT_STOP = "format"
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    """The options of one agent; all have defaults."""
+
+    max_iterations: int | None = 10
+    """Most model calls in one run (None: no limit). It is also the cost limit of a run."""
+    max_execution_time: float | None = None
+    """Most seconds for one run, checked between steps (None: no limit)."""
+    early_stopping_method: Literal["force", "generate"] = "force"
+    """On a limit, "force" returns a fixed message; "generate" asks the model once more for a
+    final answer from what it has."""
+    stop: Sequence[str] | Literal["format"] | None = DEFAULT_STOP
+    """Stop sequences sent to the model so it halts before inventing an Observation: "format"
+    for the format's own, a list of strings, or None for servers that reject `stop`."""
+    max_consecutive_parse_failures: int = 3
+    """Format errors in a row that end the run."""
+    max_observation_chars: int | None = 2000
+    """Longer observations are cut with a visible marker (None: never cut)."""
+    repeated_action: Literal["warn", "allow"] = "warn"
+    """"warn" answers a repeated (tool, input) with the earlier observation and a note instead of
+    running it again; "allow" runs it again."""
+    language: str = "en"
+    """"en" or "zh": the prompt template and the printed labels."""
+    examples: str | bool | None = None
+    """Few-shot block for the prompt: None, True (the bundled example) or your own text."""
+    format: FormatName = "text"
+    """How the model writes a step: "text" markers, "xml" tags or a "json" object."""
+    environment: EnvironmentOption = False
+    """Put the OS, working folder and its files in the prompt: True for the current folder, a
+    path for another, False for none. Listed once, when the agent is built."""
+    approve: Approve | None = None
+    """Asked before any tool marked `requires_approval` runs; without it they never run."""
+    verbose: bool = False
+    """Print a live transcript to the console, for every way of running."""
+    max_prompt_tokens: int | None = None
+    """Most tokens in one prompt: older observations are shortened first (`budget.py`). None:
+    the model's `metadata["context_window"]` minus room for its reply, when it has one (the
+    bundled local model does), else no budget."""
+    max_tokens_per_run: int | None = None
+    """Most input + output tokens in one run, summed from the replies' usage (None: no limit)."""
+    model_retries: int = 2
+    """Retries of a transient model failure (connection, timeout, 5xx, 429), with backoff."""
+
+    def __post_init__(self) -> None:
+        """Reject options that would fail later, or worse, silently do something else."""
+        if self.early_stopping_method not in ("force", "generate"):
+            raise ValueError("early_stopping_method must be 'force' or 'generate'.")
+        if self.repeated_action not in ("warn", "allow"):
+            raise ValueError("repeated_action must be 'warn' or 'allow'.")
+        if isinstance(self.stop, str) and self.stop != DEFAULT_STOP:
+            raise TypeError(
+                f"stop must be a list of strings, not the string {self.stop!r}: "
+                f"write stop=[{self.stop!r}] (a bare string would be split into characters)."
+            )
+
+    def limit_reached(
+        self, iterations: int, started: float, failures: int, tokens: int
+    ) -> StopReason | None:
+        """Which limit, if any, stops the run (started at `time.monotonic()` value `started`)."""
+        elapsed = time.monotonic() - started
+        if failures >= self.max_consecutive_parse_failures:
+            return "parse_failures"
+        if self.max_tokens_per_run is not None and tokens >= self.max_tokens_per_run:
+            return "token_budget"
+        if self.max_iterations is not None and iterations >= self.max_iterations:
+            return "max_iterations"
+        if self.max_execution_time is not None and elapsed >= self.max_execution_time:
+            return "max_execution_time"
+        return None
+
+    def stop_sequences(self, format_stop: tuple[str, ...]) -> list[str] | None:
+        """The stop sequences to send: the format's, the caller's, or None."""
+        chosen = format_stop if self.stop == DEFAULT_STOP else (self.stop or ())
+        return list(chosen) or None
