@@ -11,13 +11,12 @@ executor gets. It does not call a model or read replies (`plan_parser.py` does).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from string import Formatter
 
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.tools import BaseTool
 
 from custom_react.labels import PLAN, check_language
-from custom_react.prompt import render_tools
+from custom_react.prompt import render_tools, template_variables
 from custom_react.prompts import load_template
 
 PLANNER_VARIABLES = frozenset({"input"})
@@ -43,7 +42,7 @@ def build_plan_prompt(
     Raises:
         ValueError: The template lacks a required variable or has one nobody fills.
     """
-    found = {field for _, field, _, _ in Formatter().parse(template) if field is not None}
+    found = template_variables(template)
     missing, unknown = required - found, found - required - TOOL_VARIABLES
     if missing or unknown:
         problem = f"misses {sorted(missing)}" if missing else f"uses unknown {sorted(unknown)}"

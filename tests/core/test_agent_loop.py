@@ -71,14 +71,7 @@ def test_several_tool_calls_feed_each_observation_back(script, tools, calls):
 
 def test_the_model_reads_earlier_observations(script, tools):
     model = script("Action: search\nAction Input: rose", "Final Answer: 1.2")
-    seen: list[list[Any]] = []
-    original = model.model._generate
-
-    def spy(messages, *args, **kwargs):
-        seen.append(messages)
-        return original(messages, *args, **kwargs)
-
-    object.__setattr__(model.model, "_generate", spy)
+    seen = model.prompts  # every prompt the scripted model was sent
     run(CustomReActAgent(model.model, tools))
     first_call, second_call = seen
     assert [m.type for m in first_call] == [m.type for m in second_call] == ["system", "human"]
@@ -223,14 +216,7 @@ def test_max_iterations_generate_asks_once_more(script, tools):
 
 def test_generate_prompt_tells_the_model_to_answer(script, tools):
     model = script("Action: calculator\nAction Input: 1 + 1", "Final Answer: 2")
-    prompts: list[Any] = []
-    original = model.model._generate
-
-    def spy(messages, *args, **kwargs):
-        prompts.append(messages)
-        return original(messages, *args, **kwargs)
-
-    object.__setattr__(model.model, "_generate", spy)
+    prompts = model.prompts  # every prompt the scripted model was sent
     run(CustomReActAgent(model.model, tools, max_iterations=1, early_stopping_method="generate"))
     assert prompts[-1][-1].content.endswith(f"\n{GENERATE_FINAL_ANSWER}\nThought: ")
 

@@ -102,14 +102,7 @@ def test_batch_abatch_and_with_config(script, tools):
 
 def test_chat_history_is_shown_to_the_model(script, tools):
     model = script("Final Answer: You are Ada.")
-    seen: list[Any] = []
-    original = model.model._generate
-
-    def spy(messages, *args, **kwargs):
-        seen.append(messages)
-        return original(messages, *args, **kwargs)
-
-    object.__setattr__(model.model, "_generate", spy)
+    seen = model.prompts  # every prompt the scripted model was sent
     history = [("human", "My name is Ada."), ("ai", "Hello Ada.")]
     CustomReActAgent(model.model, tools).invoke({"input": "Who am I?", "chat_history": history})
     assert [m.content for m in seen[0][1:]] == [

@@ -136,18 +136,6 @@ def test_the_troubled_run_has_every_kind_of_event(script, tools):
     assert result["output"] == "1.2 yuan"
 
 
-def spy_on(model: Any) -> list[list[Any]]:
-    seen: list[list[Any]] = []
-    original = model._generate
-
-    def spy(messages, *args, **kwargs):
-        seen.append(messages)
-        return original(messages, *args, **kwargs)
-
-    object.__setattr__(model, "_generate", spy)
-    return seen
-
-
 OBSERVED = {
     "text": f"Observation: {ROSE}",
     "xml": f"<observation>{ROSE}</observation>",
@@ -159,7 +147,7 @@ CUE = {"text": "\nThought: ", "xml": "", "json": ""}  # what the transcript show
 @pytest.mark.parametrize("name", list(FORMAT_NAMES))
 def test_the_model_reads_each_observation_in_its_format(script, tools, name):
     model = script(*ROSE_RUN[name])
-    seen = spy_on(model.model)
+    seen = model.prompts
     run(CustomReActAgent(model.model, tools, format=name))
     first, second = seen[:2]
     assert [m.type for m in first] == [m.type for m in second] == ["system", "human"]
@@ -173,7 +161,7 @@ def test_the_model_reads_each_observation_in_its_format(script, tools, name):
 @pytest.mark.parametrize("name", list(FORMAT_NAMES))
 def test_a_format_error_is_fed_back_in_the_format(script, tools, name):
     model = script(TROUBLED_RUN[name][0], ROSE_RUN[name][-1])
-    seen = spy_on(model.model)
+    seen = model.prompts
     _, result = run(CustomReActAgent(model.model, tools, format=name))
     feedback = result["messages"][2]
     assert isinstance(feedback, HumanMessage) and feedback.content.startswith(OBSERVED[name][:6])
@@ -184,7 +172,7 @@ def test_a_format_error_is_fed_back_in_the_format(script, tools, name):
 @pytest.mark.parametrize("name", list(FORMAT_NAMES))
 def test_on_a_limit_generate_asks_in_the_format(script, tools, name):
     model = script(ROSE_RUN[name][0], ROSE_RUN[name][-1])
-    seen = spy_on(model.model)
+    seen = model.prompts
     agent = CustomReActAgent(
         model.model, tools, format=name, max_iterations=1, early_stopping_method="generate"
     )

@@ -113,14 +113,7 @@ def test_later_steps_see_the_question_and_the_earlier_results(script, tools):
 
 def test_the_replanner_reads_the_plan_and_past_steps(script, tools):
     model = script(PLAN, *STEP_1, ANSWER)
-    seen: list[Any] = []
-    original = model.model._generate
-
-    def spy(messages, *args, **kwargs):
-        seen.append(messages)
-        return original(messages, *args, **kwargs)
-
-    object.__setattr__(model.model, "_generate", spy)
+    seen = model.prompts  # every prompt the scripted model was sent
     plan_agent(model.model, tools).invoke(QUESTION)
     replanner_prompt = seen[-1][0].content
     assert f"Question: {QUESTION}" in replanner_prompt
@@ -227,11 +220,7 @@ def test_an_executor_whose_model_fails_hands_the_replanner_the_error(script, too
 
 def test_an_unreadable_plan_goes_back_to_the_planner(script, tools):
     model = script("I would look up the price.", PLAN, *STEP_1, ANSWER)
-    seen: list[Any] = []
-    original = model.model._generate
-    object.__setattr__(
-        model.model, "_generate", lambda m, *a, **k: seen.append(m) or original(m, *a, **k)
-    )
+    seen = model.prompts
     events = list(plan_agent(model.model, tools).stream(QUESTION))
     assert plan_summary(events)[:2] == [
         ("plan_parse_failure", "planner", 1),

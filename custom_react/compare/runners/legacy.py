@@ -17,6 +17,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
 from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
+from custom_react.memory import PARSE_ERROR_TOOL
 
 # The `hwchase17/react` prompt from the LangChain hub, word for word.
 LEGACY_REACT_PROMPT = """Answer the following questions as best you can. You have access to the following tools:
@@ -39,7 +40,6 @@ Begin!
 Question: {input}
 Thought:{agent_scratchpad}"""
 
-PARSE_ERROR_TOOL = "_Exception"
 """How `AgentExecutor` names a format error in `intermediate_steps` (and in its tool callbacks)."""
 
 
