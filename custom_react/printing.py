@@ -20,6 +20,7 @@ from rich.console import Console
 
 from custom_react import events as ev
 from custom_react.labels import REACT, SEPARATOR, check_language
+from custom_react.parser import ActionInput
 
 COLORS = {"thought": "36", "action": "33", "observation": "32", "error": "31", "final": "1;32"}
 
@@ -58,15 +59,10 @@ class ConsolePrinter:
         match event:
             case ev.ActionEvent(thought=thought, tool=tool, tool_input=tool_input):
                 lines = [self._line("thought", label["thought"], thought)] if thought else []
-                text = (
-                    tool_input
-                    if isinstance(tool_input, str)
-                    else json.dumps(tool_input, ensure_ascii=False)
-                )
                 return [
                     *lines,
                     self._line("action", label["action"], tool),
-                    self._line("action", label["action_input"], text),
+                    self._line("action", label["action_input"], input_text(tool_input)),
                 ]
             case ev.ObservationEvent(observation=observation, status=status):
                 kind = "observation" if status == "ok" else "error"
@@ -94,6 +90,11 @@ class ConsolePrinter:
         if self.color:
             head = f"\x1b[{COLORS[kind]}m{head}\x1b[0m"
         return head + text
+
+
+def input_text(tool_input: ActionInput) -> str:
+    """An Action Input as one string: text as written, a dict as JSON."""
+    return tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False)
 
 
 def show_live(

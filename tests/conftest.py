@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -11,6 +15,19 @@ from langchain_core.tools import BaseTool, tool
 
 from custom_react import events as ev
 from custom_react.testing import Script
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_script(relative_path: str) -> ModuleType:
+    """Import a demo, benchmark or script file of the repository by its path (they are not packages)."""
+    path = ROOT / relative_path
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module  # dataclasses in the module look themselves up here
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture

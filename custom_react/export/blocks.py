@@ -8,14 +8,13 @@ Rendering the blocks is the job of `markdown`, `html` and `mermaid` beside this 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from custom_react import events as ev
 from custom_react.labels import EXPORT, REACT, SEPARATOR, check_language
-from custom_react.parser import ActionInput
+from custom_react.printing import input_text
 
 BlockKind = Literal[
     "question", "thought", "action", "observation", "parse_failure", "limit", "final_answer"
@@ -57,11 +56,6 @@ def labels_for(language: str) -> dict[str, str]:
     """
     check_language(language)
     return {**REACT[language], **EXPORT[language], "sep": SEPARATOR[language]}
-
-
-def input_text(tool_input: ActionInput) -> str:
-    """An Action Input as one string: text as written, a dict as JSON."""
-    return tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False)
 
 
 def transcript_blocks(question: str, events: Iterable[ev.AgentEvent]) -> list[Block]:

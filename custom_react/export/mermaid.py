@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from custom_react import events as ev
-from custom_react.export.blocks import input_text, labels_for
+from custom_react.export.blocks import labels_for
 from custom_react.labels import MERMAID
+from custom_react.printing import input_text
 
 MERMAID_TEXT_LIMIT = 80
 # Characters that end or break a Mermaid statement (`;` and a newline end one, `#` starts an
@@ -48,13 +49,13 @@ def mermaid_lines(
     names = (label["user"], label["agent"], label["model"], label["tool"])
     lines = ["sequenceDiagram"]
     lines += [f"    participant {lane} as {name}" for lane, name in zip(LANES, names, strict=True)]
-    lines.append(_message("User", "->>", "Agent", f"{label['question']}{label['sep']}{question}"))
+    lines.append(message("User", "->>", "Agent", f"{label['question']}{label['sep']}{question}"))
     calls, steps, action, generated = 0, 0, "", False
     for event in events:
         if isinstance(event, ev.ActionEvent | ev.ParseFailure | ev.FinalAnswerEvent):
             calls += 1
             call = label["call"].format(n=calls, steps=steps)
-            lines.append(_message("Agent", "->>", "Model", call))
+            lines.append(message("Agent", "->>", "Model", call))
             steps += not isinstance(event, ev.FinalAnswerEvent)
         if isinstance(event, ev.ActionEvent):
             action = f"{event.tool}({input_text(event.tool_input)})"
@@ -65,8 +66,8 @@ def mermaid_lines(
         if isinstance(event, ev.LimitReached) and event.answer_generated:
             generated = True  # "generate": the model was asked once more, and answered
         if isinstance(event, ev.RunFinished) and generated:
-            nudge = _message("Agent", "->>", "Model", label["nudge"])
-            lines[-1:-1] = [nudge, _message("Model", "-->>", "Agent", event.result.output)]
+            nudge = message("Agent", "->>", "Model", label["nudge"])
+            lines[-1:-1] = [nudge, message("Model", "-->>", "Agent", event.result.output)]
     return lines
 
 
@@ -79,29 +80,29 @@ def _event_lines(event: ev.AgentEvent, label: dict[str, str]) -> list[str]:
                 f"{label['thought']}{label['sep']}{mermaid_text(thought, 40)} / " if thought else ""
             )
             return [
-                _message("Model", "-->>", "Agent", f"{reply}{label['action']}{label['sep']}{tool}")
+                message("Model", "-->>", "Agent", f"{reply}{label['action']}{label['sep']}{tool}")
             ]
         case ev.ParseFailure(text=text, error=error, consecutive=consecutive):
             return [
-                _message("Model", "-->>", "Agent", f"{label['reply']}{label['sep']}{text}"),
-                _note(f"{label['parse_failure']} ({consecutive}): {error}"),
+                message("Model", "-->>", "Agent", f"{label['reply']}{label['sep']}{text}"),
+                note(f"{label['parse_failure']} ({consecutive}): {error}"),
             ]
         case ev.LimitReached(reason=reason, iterations=iterations):
             stopped = f"{label['limit']}{label['sep']}{label['stop_reason']}{label['sep']}{reason}"
-            return [_note(f"{stopped} ({iterations})")]
+            return [note(f"{stopped} ({iterations})")]
         case ev.FinalAnswerEvent(output=output, thought=thought):
             reply = f"{label['thought']}{label['sep']}{thought} / " if thought else ""
             return [
-                _message(
+                message(
                     "Model",
                     "-->>",
                     "Agent",
                     f"{reply}{label['final_answer']}{label['sep']}{output}",
                 ),
-                _message("Agent", "-->>", "User", f"{label['final_answer']}{label['sep']}{output}"),
+                message("Agent", "-->>", "User", f"{label['final_answer']}{label['sep']}{output}"),
             ]
         case ev.RunFinished(result=result) if result.stop_reason != "final_answer":
-            return [_message("Agent", "-->>", "User", result.output)]
+            return [message("Agent", "-->>", "User", result.output)]
     return []
 
 
@@ -111,26 +112,28 @@ def _observation_lines(event: ev.ObservationEvent, action: str, label: dict[str,
     match event.status:
         case "ok":
             return [
-                _message("Agent", "->>", "Tool", action),
-                _message("Tool", "-->>", "Agent", observation),
+                message("Agent", "->>", "Tool", action),
+                message("Tool", "-->>", "Agent", observation),
             ]
         case "error":
             return [
-                _message("Agent", "->>", "Tool", action),
-                _message("Tool", "--x", "Agent", observation),
+                message("Agent", "->>", "Tool", action),
+                message("Tool", "--x", "Agent", observation),
             ]
         case "denied":
             return [
-                _message("Agent", "->>", "User", label["approve"].format(tool=event.tool)),
-                _message("User", "-->>", "Agent", label["no"]),
-                _note(observation),
+                message("Agent", "->>", "User", label["approve"].format(tool=event.tool)),
+                message("User", "-->>", "Agent", label["no"]),
+                note(observation),
             ]
-    return [_note(f"{label.get(event.status, event.status)}{label['sep']}{event.observation}")]
+    return [note(f"{label.get(event.status, event.status)}{label['sep']}{event.observation}")]
 
 
-def _message(source: str, arrow: str, target: str, text: str) -> str:
+def message(source: str, arrow: str, target: str, text: str) -> str:
+    """One arrow between two lanes, its text made safe (`mermaid_text`)."""
     return f"    {source}{arrow}{target}: {mermaid_text(text)}"
 
 
-def _note(text: str) -> str:
-    return f"    Note over Agent: {mermaid_text(text)}"
+def note(text: str, lane: str = "Agent") -> str:
+    """A note over one lane, its text made safe."""
+    return f"    Note over {lane}: {mermaid_text(text)}"

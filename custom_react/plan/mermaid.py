@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from custom_react import events as ev
-from custom_react.export.blocks import input_text, labels_for
-from custom_react.export.mermaid import mermaid_text
+from custom_react.export.blocks import labels_for
+from custom_react.export.mermaid import message, note
 from custom_react.labels import PLAN, PLAN_MERMAID
 from custom_react.plan import events as pe
+from custom_react.printing import input_text
 
 PLAN_LANES = ("User", "Planner", "Executor", "Replanner")
 
@@ -34,7 +35,7 @@ def plan_to_mermaid(question: str, events: Sequence[pe.PlanRunEvent], language: 
     lines += [
         f"    participant {lane} as {name}" for lane, name in zip(PLAN_LANES, names, strict=True)
     ]
-    lines.append(_message("User", "->>", "Planner", f"{label['question']}{label['sep']}{question}"))
+    lines.append(message("User", "->>", "Planner", f"{label['question']}{label['sep']}{question}"))
     planner = "Planner"  # who wrote the current plan: the planner, then the replanner
     for event in events:
         lines += _event_lines(event, planner, label)
@@ -50,28 +51,28 @@ def _event_lines(event: pe.PlanRunEvent, planner: str, label: dict[str, str]) ->
         case pe.PlanMade(steps=steps) | pe.Replanned(steps=steps):
             made = isinstance(event, pe.PlanMade)
             name, lane = (label["plan"], "Planner") if made else (label["replan"], "Replanner")
-            notes = [_note(lane, f"{name}{sep}{n}. {step}") for n, step in enumerate(steps, 1)]
+            notes = [note(f"{name}{sep}{n}. {step}", lane) for n, step in enumerate(steps, 1)]
             repeated = event.repeated if isinstance(event, pe.Replanned) else ()
-            return notes + [_note(lane, f"{label['repeated']}{sep}{step}") for step in repeated]
+            return notes + [note(f"{label['repeated']}{sep}{step}", lane) for step in repeated]
         case pe.StepStarted(number=number, step=step):
             return [
-                _message(planner, "->>", "Executor", f"{label['step'].format(n=number)}{sep}{step}")
+                message(planner, "->>", "Executor", f"{label['step'].format(n=number)}{sep}{step}")
             ]
         case pe.StepResult(number=number, result=result, status=status):
             arrow = "-->>" if status == "ok" else "--x"
             head = label["step_result"].format(n=number)
-            return [_message("Executor", arrow, "Replanner", f"{head}{sep}{result}")]
+            return [message("Executor", arrow, "Replanner", f"{head}{sep}{result}")]
         case pe.FinalResponse(output=output):
-            return [_message("Replanner", "-->>", "User", f"{label['response']}{sep}{output}")]
+            return [message("Replanner", "-->>", "User", f"{label['response']}{sep}{output}")]
         case pe.PlanParseFailure(stage=stage, error=error, consecutive=consecutive):
             lane = "Planner" if stage == "planner" else "Replanner"
-            return [_note(lane, f"{label['parse_failure']} ({consecutive}){sep}{error}")]
+            return [note(f"{label['parse_failure']} ({consecutive}){sep}{error}", lane)]
         case pe.StepLimitReached(steps=steps):
             return [
-                _note("Replanner", f"{label['limit']}{sep}{label['step_limit'].format(n=steps)}")
+                note(f"{label['limit']}{sep}{label['step_limit'].format(n=steps)}", "Replanner")
             ]
         case ev.RunFinished(result=result) if result.stop_reason != "final_answer":
-            return [_message("Replanner", "-->>", "User", result.output)]
+            return [message("Replanner", "-->>", "User", result.output)]
     return _executor_lines(event, label)
 
 
@@ -80,20 +81,12 @@ def _executor_lines(event: pe.PlanRunEvent, label: dict[str, str]) -> list[str]:
     sep = label["sep"]
     match event:
         case ev.ActionEvent(tool=tool, tool_input=tool_input):
-            return [_message("Executor", "->>", "Executor", f"{tool}({input_text(tool_input)})")]
+            return [message("Executor", "->>", "Executor", f"{tool}({input_text(tool_input)})")]
         case ev.ObservationEvent(observation=observation, status=status):
             state = "" if status == "ok" else f" ({status})"
-            return [_note("Executor", f"{label['observation']}{state}{sep}{observation}")]
+            return [note(f"{label['observation']}{state}{sep}{observation}", "Executor")]
         case ev.ParseFailure(error=error, consecutive=consecutive):
-            return [_note("Executor", f"{label['parse_failure']} ({consecutive}){sep}{error}")]
+            return [note(f"{label['parse_failure']} ({consecutive}){sep}{error}", "Executor")]
         case ev.LimitReached(reason=reason):
-            return [_note("Executor", f"{label['limit']}{sep}{label['stop_reason']}{sep}{reason}")]
+            return [note(f"{label['limit']}{sep}{label['stop_reason']}{sep}{reason}", "Executor")]
     return []  # the executor's Final Answer is drawn as the step result
-
-
-def _message(source: str, arrow: str, target: str, text: str) -> str:
-    return f"    {source}{arrow}{target}: {mermaid_text(text)}"
-
-
-def _note(lane: str, text: str) -> str:
-    return f"    Note over {lane}: {mermaid_text(text)}"

@@ -94,12 +94,14 @@ def launch(command: list[str], log_path: Path) -> subprocess.Popen[bytes]:
 
 
 def default_threads() -> int:
-    """Return half the CPUs, at least one.
+    """Return the number of CPUs, from 1 to 8.
 
-    llama.cpp's threads spin-wait, and on a busy 2-CPU machine two of them made a ReAct step 3 to
-    10 times slower than one (measured).
+    Measured on the 2-core reference machine, one model job at a time while other work loaded
+    it (`bench/runtime.py`, `bench/results/runtime.md`): 2 threads took a ReAct step in 20 s where
+    1 thread took 29 s. Two model servers computing at once would oversubscribe the cores
+    (llama.cpp's threads spin-wait): run one model job at a time.
     """
-    return max(1, (os.cpu_count() or 2) // 2)
+    return min(8, max(1, os.cpu_count() or 1))
 
 
 def child_environment() -> dict[str, str]:

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 import sys
@@ -24,19 +23,14 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
 from bench.page_check import CHROMIUM, load_page
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL_LOCK = "/tmp/custom-react-model.lock"
 
 
 def load_demo() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "demo_coding_agent", ROOT / "demos/coding_agent.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("demos/coding_agent.py")
 
 
 demo = load_demo()

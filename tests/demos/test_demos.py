@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
@@ -11,17 +10,14 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
 from custom_react.compare import Question
+from tests.conftest import load_script
 
 DEMOS = Path(__file__).resolve().parents[2] / "demos"
 NAMES = ["price_question", "search_question", "compare_legacy"]
 
 
 def load_demo(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"demo_{name}", DEMOS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(f"demos/{name}.py")
 
 
 def scripted(*texts: str) -> GenericFakeChatModel:

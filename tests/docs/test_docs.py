@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import load_script
 from tests.export.test_export import MERMAID_CHECK, MERMAID_MODULES, assert_valid_sequence_diagram
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,14 +45,7 @@ MODEL_LOCK = "/tmp/custom-react-model.lock"
 
 
 def load_assets_script():  # the script is not a package module; load it by path
-    spec = importlib.util.spec_from_file_location(
-        "make_docs_assets", ROOT / "scripts" / "make_docs_assets.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["make_docs_assets"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/make_docs_assets.py")
 
 
 assets = load_assets_script()

@@ -19,13 +19,9 @@ from custom_react.compare.runners.create_agent import (
     tool_calling_problem,
 )
 from custom_react.compare.runners.custom import custom_runner
-from custom_react.compare.runners.legacy import (
-    LEGACY_REACT_PROMPT,
-    PARSE_ERROR_TOOL,
-    legacy_outcome,
-    legacy_runner,
-)
+from custom_react.compare.runners.legacy import LEGACY_REACT_PROMPT, legacy_outcome, legacy_runner
 from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
+from custom_react.memory import PARSE_ERROR_TOOL
 
 __all__ = [
     "CREATE_AGENT_SYSTEM_PROMPT",
