@@ -26,7 +26,7 @@ wheels="${XDG_CACHE_HOME:-$HOME/.cache}/custom-react/wheels/llama-cpp-python-$ve
 [ "$rebuild" = 1 ] && rm -rf "$wheels"
 
 if ! ls "$wheels"/llama_cpp_python-"$version"-*.whl >/dev/null 2>&1; then
-    echo "Building llama-cpp-python $version portably (about 7 minutes on 2 cores, once)..."
+    echo "Building llama-cpp-python $version portably (about 15 minutes on 2 cores, once)..."
     mkdir -p "$wheels.partial"
     CMAKE_ARGS="-DGGML_NATIVE=OFF" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc 2>/dev/null || echo 2)" \
         python -m pip wheel --quiet --no-cache-dir --no-deps --no-binary llama-cpp-python \
