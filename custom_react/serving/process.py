@@ -94,14 +94,14 @@ def launch(command: list[str], log_path: Path) -> subprocess.Popen[bytes]:
 
 
 def default_threads() -> int:
-    """Return the number of CPUs, from 1 to 8.
+    """Return one thread fewer than the CPUs, from 1 to 8 (1 on a 2-core machine).
 
-    Measured on the 2-core reference machine, one model job at a time while other work loaded
-    it (`bench/runtime.py`, `bench/results/runtime.md`): 2 threads took a ReAct step in 20 s where
-    1 thread took 29 s. Two model servers computing at once would oversubscribe the cores
-    (llama.cpp's threads spin-wait): run one model job at a time.
+    Measured on the 2-core reference machine (`bench/runtime.py`, `bench/results/runtime.md`):
+    1 thread took a ReAct step in 28 to 38 s all day; 2 threads took 17 to 20 s while the second
+    core was free, but 40 to 61 s whenever anything else ran, because llama.cpp's threads wait
+    on each other. Leaving one core to the rest of the machine is the dependable default.
     """
-    return min(8, max(1, os.cpu_count() or 1))
+    return min(8, max(1, (os.cpu_count() or 2) - 1))
 
 
 def child_environment() -> dict[str, str]:

@@ -58,8 +58,8 @@ class LocalModelServer:
             host: Loopback address to listen on.
             port: Port to listen on; a free one is picked when ``None``.
             n_ctx: Context window in tokens.
-            n_threads: Threads for prompt processing and generation; defaults to the
-                number of CPUs, at most 8 (see ``default_threads``, measured).
+            n_threads: Threads for prompt processing and generation; defaults to one fewer
+                than the CPUs, at most 8 (see ``default_threads``, measured).
             startup_timeout: Seconds to wait for the server to answer before giving up.
             log_path: File for the server's output; when ``None``, a temporary file that is
                 removed after a clean stop and kept (and named in the error) after a failure.
