@@ -2,7 +2,7 @@
 
 `parse_action_input` is shared by every format (the text markers, XML tags, JSON steps, call syntax).
 It unwraps what models put around an input -- a code fence, matching quotes, backticks or bold, a
-stray `** ` or a lone quote -- and reads an object with `json_repair`, the project's one JSON
+stray `** ` or a lone quote -- and reads an object with `repair`, the project's one JSON
 repairer: JSON or a Python-style dict, single quotes, comments, a stop sequence cutting it off, an
 extra closing brace or prose after it. Anything else stays text, as written. `json_input` turns a
 decoded JSON value (a step object's input) into an Action Input, a list becoming positional
@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any
 
-from custom_react.json_repair import read_json_object
+from custom_react.repair import read_json_object
 
 ActionInput = str | dict[str, Any]
 """What a tool is called with: a string (for a one-argument tool) or a dict of arguments."""

@@ -21,7 +21,7 @@ from typing import Any
 
 from custom_react.action_input import POSITIONAL_ARGS, ActionInput, json_input, parse_action_input
 from custom_react.call_syntax import parse_tool_call
-from custom_react.json_repair import read_json_value
+from custom_react.repair import read_json_value
 
 _ROLES = {
     "thought": "thought", "thoughts": "thought", "reasoning": "thought",

@@ -5,7 +5,7 @@ A step is one object such as `{"thought": "...", "action": "search", "action_inp
 
 `parse_json_response` returns the same `Action` / `FinalAnswer` and raises the same `ParseError` as
 the text parser (`custom_react.parser`). It reads the first JSON object of the reply with
-`json_repair` (code fences, single quotes, trailing commas, raw newlines, comments, a stop sequence
+`repair` (code fences, single quotes, trailing commas, raw newlines, comments, a stop sequence
 cutting the object off) and its keys with `tool_calls`, the reader every format shares: any key
 spelling (`Final Answer`, `finalAnswer`, `tool`/`arguments` and `name`/`parameters` as in provider
 tool calls; a `name` with no arguments is data, not a call), an action written as a call
@@ -21,10 +21,10 @@ import re
 from typing import Any
 
 from custom_react.formats import NO_STEPS_LEFT, ReActFormat
-from custom_react.json_repair import read_json_object
 from custom_react.markers import strip_think
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
 from custom_react.prompt import TEXT_QUESTION, render_json_tools
+from custom_react.repair import read_json_object
 from custom_react.tool_calls import read_call, step_fields
 
 WHAT_TO_WRITE = (

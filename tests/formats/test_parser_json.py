@@ -1,4 +1,4 @@
-"""Tests for `custom_react.formats.json_format` and the repair it reads objects with (`json_repair`).
+"""Tests for `custom_react.formats.json_format` and the repair it reads objects with (`repair`).
 
 1. A table of replies in the JSON format: well-formed, sloppy (what small models write) and broken.
 2. The repair on its own: single quotes, trailing commas, raw newlines, cut-off objects, bare words.
@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from custom_react.call_syntax import POSITIONAL_ARGS
 from custom_react.formats.json_format import parse_json_response
-from custom_react.json_repair import read_json_object, repair_json
 from custom_react.parser import Action, FinalAnswer, ParseError
+from custom_react.repair import read_json_object, repair_json
 
 # -- 1. The table ------------------------------------------------------------------------------
 
