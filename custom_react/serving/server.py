@@ -31,7 +31,7 @@ from custom_react.serving.process import (
     stop_process_group,
     temporary_log,
 )
-from custom_react.serving.transport import watched_clients
+from custom_react.serving.transport import LOCAL_TIMEOUT, watched_clients
 
 
 class LocalModelServer:
@@ -140,7 +140,7 @@ class LocalModelServer:
     def chat_model(self, **kwargs: Any) -> ChatOpenAI:
         """Return a ``ChatOpenAI`` for this server; keyword arguments override the defaults.
 
-        Defaults: temperature 0, at most 512 new tokens, a 120 s timeout and one retry, and
+        Defaults: temperature 0, at most 512 new tokens, ``LOCAL_TIMEOUT`` and one retry, and
         ``metadata`` announcing the context window (the agent's prompt budget comes from it) and
         that tokens are to be estimated (tiktoken would try to download an encoding). The
         client's transport watches the server process, so a request to a server that died
@@ -154,7 +154,7 @@ class LocalModelServer:
             "api_key": "not-needed",
             "temperature": 0.0,
             "max_tokens": 512,
-            "timeout": 120.0,
+            "timeout": LOCAL_TIMEOUT,
             "max_retries": 1,
             "metadata": {"context_window": self.n_ctx, "count_tokens": "estimate"},
             **watched_clients(self._check),

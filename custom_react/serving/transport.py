@@ -15,6 +15,11 @@ from typing import Any
 
 import httpx
 
+LOCAL_TIMEOUT = 900.0
+"""Seconds one request to the local server may take. A CPU model writes about 5 tokens/s on one
+core, so a 1,500-token reply (a source file) takes five minutes; a server that dies is caught at
+once by these transports, so the timeout only guards against one that hangs."""
+
 Check = Callable[[float], None]
 """``check(grace)`` raises if the server has exited (waiting up to ``grace`` s for an exit in
 progress) and returns if it still runs."""
