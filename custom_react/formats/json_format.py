@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from typing import Any
 
 from custom_react.formats import NO_STEPS_LEFT, ReActFormat
 from custom_react.markers import strip_think
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
-from custom_react.prompt import TEXT_QUESTION, render_json_tools
+from custom_react.prompt import JSON_INPUT, TEXT_QUESTION, render_tools
 from custom_react.repair import read_json_object
 from custom_react.tool_calls import read_call, step_fields
 
@@ -127,7 +128,7 @@ FORMAT = ReActFormat(
     parse=parse_json_response,
     stop=('"observation"',),
     render_observation=_json_observation,
-    render_tools=render_json_tools,
+    render_tools=partial(render_tools, style=JSON_INPUT),
     question=TEXT_QUESTION,
     cue="",
     final_answer_nudge=f'{NO_STEPS_LEFT}, as {{"final_answer": "..."}}.',
