@@ -21,7 +21,7 @@ import re
 from functools import partial
 from typing import Any
 
-from custom_react.formats import NO_STEPS_LEFT, ReActFormat
+from custom_react.formats import NO_STEPS_LEFT, ReActFormat, text_step
 from custom_react.markers import strip_think
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
 from custom_react.prompt import JSON_INPUT, TEXT_QUESTION, render_tools
@@ -70,7 +70,7 @@ def read_step(step: dict[str, Any], preamble: str, text: str) -> Action | FinalA
     if kind == "final_answer":
         return _final_answer(_text(fields["final_answer"]), thought, text)
     if kind is None:
-        if (fallback := _text_step(text)) is not None:
+        if (fallback := text_step(text)) is not None:
             return fallback
         raise ParseError(f"Invalid format: no action and no final answer. {WHAT_TO_WRITE}", text)
     action = fields["action"]
@@ -94,15 +94,6 @@ def _final_answer(output: str, thought: str, text: str) -> FinalAnswer:
         raise ParseError("Invalid format: the final answer was empty. Write the answer.", text)
     log = _log({"thought": thought, "final_answer": output})
     return FinalAnswer(output=output, thought=thought, log=log)
-
-
-def _text_step(text: str) -> Action | FinalAnswer | None:
-    """A reply in the text format whose Action Input happens to be JSON, or None."""
-    try:
-        step = parse_llm_response(text)
-    except ParseError:
-        return None
-    return step if isinstance(step, Action) or "Final Answer:" in step.log else None
 
 
 def _text(value: Any) -> str:
