@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -24,6 +25,7 @@ from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
 from custom_react import toolbox
+from custom_react.approval import ActionRequest, Decision
 from custom_react.calls import Call, Steps, invoking, run_coroutine, sleeping
 from custom_react.events import ObservationStatus
 from custom_react.memory import RunMemory
@@ -134,6 +136,32 @@ def _block_text(block: str | dict[str, Any]) -> str:
         mime = block.get("mime_type") or block.get("mimeType") or kind
         return f"[{kind}: {mime}, not shown]"
     return json.dumps(block, ensure_ascii=False, default=str)
+
+
+def pauses(tool: BaseTool | None, settings: AgentSettings) -> bool:
+    """Whether the run pauses for a person's decision before `tool` (`approval="interrupt"`)."""
+    needs = tool is not None and (tool.metadata or {}).get("requires_approval")
+    return bool(needs) and settings.approval == "interrupt"
+
+
+def decide(
+    call: ActionRequest, decision: Decision, tool: BaseTool | None, config: RunnableConfig
+) -> Steps[tuple[str, ObservationStatus, ActionRequest]]:
+    """The Observation of a paused call, with the person's decision; and the call as it ran.
+
+    Approve runs the call as the model wrote it; edit runs it with the new input; reject does
+    not run it, and the reason is the observation (`denied`).
+    """
+    if tool is None:  # the agent that resumed has no such tool
+        return f"{call.tool} is not a tool of this agent; {_NOT_RUN}", "unknown_tool", call
+    if decision.kind == "reject":
+        reason = f"The user rejected running {tool.name}: {decision.value}"
+        return f"{reason}; {_NOT_RUN}", "denied", call
+    if decision.kind == "edit":
+        args, tool_input = toolbox.bind_arguments(tool, decision.value)
+        call = replace(call, tool_input=tool_input, args=args)
+    observation, status = yield from run_tool(tool, call.args, config, lambda name, args: True)
+    return observation, status, call
 
 
 def over_budget_message(name: str, budget: int) -> str:

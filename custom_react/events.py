@@ -1,12 +1,10 @@
 """The step records and events the ReAct loop yields, and the result every run ends with.
 
-A closed set of small frozen dataclasses, named with the paper's words, each with a `type` literal
-so a consumer can `match` on it. Per tool step the loop yields `ActionEvent` (the model chose a
-tool) and then `ObservationEvent`, which carries the step's one record, `ToolStep`: the same object
-the run's memory stores and derives messages, `intermediate_steps` and the transcript from. Also:
-`ParseFailure` (the reply broke the format), `LimitReached`, `FinalAnswerEvent`, and always last
-`RunFinished` with the `AgentResult`. Every event that follows a model call carries its iteration.
-Printing and exporting them is somebody else's job.
+Small frozen dataclasses, named with the paper's words, each with a `type` literal to `match` on.
+Per tool step: `ActionEvent`, then `ObservationEvent` carrying the step's one record, `ToolStep`,
+which the run's memory stores (messages, `intermediate_steps` and the transcript derive from it).
+Also `ParseFailure`, `LimitReached`, `FinalAnswerEvent`, the approval pause (`approval.py`), and
+always last `RunFinished` with the `AgentResult`. Events after a model call carry its iteration.
 """
 
 from __future__ import annotations
@@ -17,6 +15,7 @@ from typing import Any, Literal
 from langchain_core.agents import AgentAction
 from langchain_core.messages import BaseMessage
 
+from custom_react.approval import ApprovalDecided, ApprovalRequested
 from custom_react.parser import ActionInput
 
 StopReason = Literal[
@@ -26,8 +25,10 @@ StopReason = Literal[
     "parse_failures",
     "token_budget",
     "model_error",
+    "needs_approval",
 ]
-"""Why a run ended. `model_error`: the model failed for good; the result keeps every step."""
+"""Why a run ended. `model_error`: the model failed for good; the result keeps every step.
+`needs_approval`: paused before a tool that needs approval (`approval.py`)."""
 ObservationStatus = Literal["ok", "error", "unknown_tool", "repeated", "over_budget", "denied"]
 """Only `ok` and `error` ran the tool. `denied`: it needs approval and was refused (or nobody
 could approve); `over_budget`: it used up its calls in this run (`acting.py`)."""
@@ -168,6 +169,10 @@ class AgentResult:
     usage: dict[str, Any] = field(default_factory=dict)
     error: str = ""
     """With `stop_reason="model_error"`: what the model call failed with."""
+    run_id: str = ""
+    """The run's id (the key of its checkpoints, when a store is set)."""
+    state: dict[str, Any] | None = None
+    """With `stop_reason="needs_approval"`: the run as JSON, to resume it with a decision."""
 
     def to_dict(self) -> dict[str, Any]:
         """The output dict, keyed like `AgentExecutor(return_intermediate_steps=True)` plus extras."""
@@ -184,5 +189,12 @@ class RunFinished:
 
 
 AgentEvent = (
-    ActionEvent | ObservationEvent | ParseFailure | LimitReached | FinalAnswerEvent | RunFinished
+    ActionEvent
+    | ObservationEvent
+    | ParseFailure
+    | LimitReached
+    | FinalAnswerEvent
+    | ApprovalRequested
+    | ApprovalDecided
+    | RunFinished
 )

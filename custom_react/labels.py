@@ -37,6 +37,12 @@ REACT = {
         "stop_reason": "stop reason",
         "denied": "not run",
         "thinking": "thinking…",
+        "paused": "Paused",
+        "waits": "{tool} waits for a person's approval; resume run {run_id} with a decision",
+        "decision": "Decision",
+        "approve_decision": "approved",
+        "edit_decision": "edited, runs with {value}",
+        "reject_decision": "rejected: {value}",
     },
     "zh": {
         "thought": "思考",
@@ -50,6 +56,12 @@ REACT = {
         "stop_reason": "停止原因",
         "denied": "未运行",
         "thinking": "思考中…",
+        "paused": "已暂停",
+        "waits": "{tool} 需要人批准；用一个决定恢复运行 {run_id}",
+        "decision": "决定",
+        "approve_decision": "批准",
+        "edit_decision": "修改后运行，输入为 {value}",
+        "reject_decision": "拒绝：{value}",
     },
 }
 """The live transcript's words (`printing.ConsolePrinter`)."""

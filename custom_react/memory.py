@@ -12,12 +12,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from langchain_core.agents import AgentAction
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.messages.ai import UsageMetadata, add_usage
 
+from custom_react.approval import PAUSED, ActionRequest
 from custom_react.events import (
     AgentResult,
     FinalAnswerEvent,
@@ -26,7 +27,9 @@ from custom_react.events import (
     StopReason,
     ToolStep,
 )
+from custom_react.state import RunStart, RunStore, run_state, step_to_dict
 
+StepT = TypeVar("StepT", ToolStep, ParseFailure, FinalAnswerEvent)
 PARSE_ERROR_TOOL = "_Exception"
 """The name `AgentExecutor` gives a format error in `intermediate_steps`."""
 
@@ -56,10 +59,30 @@ class RunMemory(RunRecord):
     observe: Callable[[str], str] = str
     """How the format showed an observation to the model: a format error's user turn holds
     the error as the model read it (`Observation: ...` in the text format)."""
+    run_id: str = ""
+    store: RunStore | None = None
+    """Where each step is written as it is recorded (`checkpoints.py`), if anywhere."""
 
-    def record(self, step: Step) -> None:
-        """Keep one step record (the same object the loop yields)."""
+    @classmethod
+    def begin(
+        cls, start: RunStart, observe: Callable[[str], str], store: RunStore | None
+    ) -> RunMemory:
+        """The memory of a run that starts at `start` (new, or resumed with its steps)."""
+        return cls(
+            start.question,
+            start.chat_history,
+            steps=list(start.steps),
+            observe=observe,
+            run_id=start.run_id,
+            store=store,
+        )
+
+    def record(self, step: StepT) -> StepT:
+        """Keep one step record and return it (the loop yields it); write it to the store."""
         self.steps.append(step)
+        if self.store is not None:
+            self.store.add_step(self.run_id, len(self.steps) - 1, step_to_dict(step))
+        return step
 
     def previous_observation(self, tool: str, args: dict[str, Any]) -> str | None:
         """The observation of an earlier run of the same tool with the same input.
@@ -82,11 +105,27 @@ class RunMemory(RunRecord):
         """Input plus output tokens of every model call so far (0 when the model reports none)."""
         return self.usage["total_tokens"] if self.usage else 0
 
+    def paused(self, call: ActionRequest, iterations: int) -> AgentResult:
+        """Close a run that waits for a person's decision about `call`; its state resumes it."""
+        output = PAUSED.format(tool=call.tool)
+        return self.result(output, "needs_approval", iterations, pending=call)
+
     def result(
-        self, output: str, stop_reason: StopReason, iterations: int, error: str = ""
+        self,
+        output: str,
+        stop_reason: StopReason,
+        iterations: int,
+        error: str = "",
+        pending: ActionRequest | None = None,
     ) -> AgentResult:
-        """Close the run: the question, every step, the final answer and the totals."""
-        return AgentResult(
+        """Close the run: the question, every step, the final answer and the totals.
+
+        A run paused for approval (`pending`) also returns its state, to be resumed with.
+        """
+        state = None
+        if pending is not None:
+            state = run_state(self.question, self.chat_history, self.steps, self.run_id, pending)
+        result = AgentResult(
             input=self.question,
             output=output,
             messages=[HumanMessage(content=self.question), *to_messages(self.steps, self.observe)],
@@ -95,7 +134,12 @@ class RunMemory(RunRecord):
             stop_reason=stop_reason,
             usage=dict(self.usage or {}),
             error=error,
+            run_id=self.run_id,
+            state=state,
         )
+        if self.store is not None:
+            self.store.finish(self.run_id, result)
+        return result
 
 
 def to_messages(steps: Sequence[Step], observe: Callable[[str], str] = str) -> list[BaseMessage]:

@@ -19,10 +19,15 @@ from typing import Any
 from rich.console import Console
 
 from custom_react import events as ev
+from custom_react.approval import ApprovalDecided, ApprovalRequested, Decision
 from custom_react.labels import REACT, SEPARATOR, check_language
 from custom_react.parser import ActionInput
 
 COLORS = {"thought": "36", "action": "33", "observation": "32", "error": "31", "final": "1;32"}
+
+
+ENDED_BY_AN_EVENT = ("final_answer", "needs_approval")
+"""Stop reasons whose last line was already printed (the answer, the pause): no extra line."""
 
 
 class ConsolePrinter:
@@ -80,7 +85,12 @@ class ConsolePrinter:
             case ev.FinalAnswerEvent(output=output, thought=thought):
                 lines = [self._line("thought", label["thought"], thought)] if thought else []
                 return [*lines, self._line("final", label["final_answer"], output)]
-            case ev.RunFinished(result=result) if result.stop_reason != "final_answer":
+            case ApprovalRequested(call=call, run_id=run_id):
+                waits = label["waits"].format(tool=call.tool, run_id=run_id)
+                return [self._line("error", label["paused"], waits)]
+            case ApprovalDecided(decision=decision):
+                return [self._line("action", label["decision"], decision_text(decision, label))]
+            case ev.RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
                 return [self._line("final", label["final_answer"], result.output)]
         return []
 
@@ -90,6 +100,12 @@ class ConsolePrinter:
         if self.color:
             head = f"\x1b[{COLORS[kind]}m{head}\x1b[0m"
         return head + text
+
+
+def decision_text(decision: Decision, label: dict[str, str]) -> str:
+    """A person's decision about a paused call, in words (`{kind}_decision` labels)."""
+    value = input_text(decision.value)
+    return label[f"{decision.kind}_decision"].format(value=value)
 
 
 def input_text(tool_input: ActionInput) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from custom_react.events import StopReason
 from custom_react.formats import EnvironmentOption, FormatName
@@ -55,6 +55,12 @@ class AgentSettings:
     path for another, False for none. Listed once, when the agent is built."""
     approve: Approve | None = None
     """Asked before any tool marked `requires_approval` runs; without it they never run."""
+    approval: Literal["callback", "interrupt"] = "callback"
+    """"callback": `approve` answers at once. "interrupt": the run pauses before such a tool
+    (`stop_reason="needs_approval"`, its `state` in the result) until resumed with a decision."""
+    checkpoint: Any = None
+    """A checkpoint store, or the path of its SQLite file: every step is written when it is
+    recorded, and a run can be resumed by id (`checkpoints.py`). None: runs live in memory."""
     verbose: bool = False
     """Print a live transcript to the console, for every way of running."""
     max_prompt_tokens: int | None = None
@@ -72,6 +78,8 @@ class AgentSettings:
             raise ValueError("early_stopping_method must be 'force' or 'generate'.")
         if self.max_observation_chars is not None and self.max_observation_chars < MIN_TRUNCATED:
             raise ValueError(f"max_observation_chars must be at least {MIN_TRUNCATED} (or None).")
+        if self.approval not in ("callback", "interrupt"):
+            raise ValueError("approval must be 'callback' or 'interrupt'.")
         if self.repeated_action not in ("warn", "allow"):
             raise ValueError("repeated_action must be 'warn' or 'allow'.")
         if isinstance(self.stop, str) and self.stop != DEFAULT_STOP:

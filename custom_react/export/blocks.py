@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from custom_react import events as ev
+from custom_react.approval import ApprovalDecided, ApprovalRequested
 from custom_react.labels import EXPORT, REACT, SEPARATOR, check_language
-from custom_react.printing import input_text
+from custom_react.printing import ENDED_BY_AN_EVENT, decision_text, input_text
 
 BlockKind = Literal[
-    "question", "thought", "action", "observation", "parse_failure", "limit", "final_answer"
-]
+    "question", "thought", "action", "observation", "parse_failure", "limit", "final_answer",
+    "paused", "decision",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -58,8 +60,11 @@ def labels_for(language: str) -> dict[str, str]:
     return {**REACT[language], **EXPORT[language], "sep": SEPARATOR[language]}
 
 
-def transcript_blocks(question: str, events: Iterable[ev.AgentEvent]) -> list[Block]:
+def transcript_blocks(
+    question: str, events: Iterable[ev.AgentEvent], language: str = "en"
+) -> list[Block]:
     """Turn a run's events into the transcript's blocks, in order, starting with the question."""
+    labels = REACT[check_language(language)]
     blocks, step = [Block("question", question)], 0  # step: the model call each block came from
     for event in events:
         match event:
@@ -78,7 +83,12 @@ def transcript_blocks(question: str, events: Iterable[ev.AgentEvent]) -> list[Bl
                 step = event.iteration
                 blocks += [Block("thought", thought, step)] if thought else []
                 blocks.append(Block("final_answer", output, step))
-            case ev.RunFinished(result=result) if result.stop_reason != "final_answer":
+            case ApprovalRequested(call=call, run_id=run_id):
+                waits = labels["waits"].format(tool=call.tool, run_id=run_id)
+                blocks.append(Block("paused", waits, step, status="error"))
+            case ApprovalDecided(decision=decision):
+                blocks.append(Block("decision", decision_text(decision, labels), step))
+            case ev.RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
                 blocks.append(Block("final_answer", result.output, step, status="stopped"))
     return blocks
 

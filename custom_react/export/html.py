@@ -36,6 +36,8 @@ pre { white-space: pre-wrap; word-break: break-word; margin: 4px 0 0;
 .parse_failure { border-color: #dc2626; background: #fef2f2; }
 .observation.status-repeated, .observation.status-over_budget { border-color: #7c3aed; background: #f5f3ff; }
 .limit { border-color: #6b7280; background: #f3f4f6; }
+.paused { border-color: #d97706; background: #fffbeb; font-weight: 600; }
+.decision { border-color: #2563eb; background: #eff6ff; }
 .final_answer { border-color: #15803d; background: #dcfce7; font-weight: 600; font-size: 17px; }
 .final_answer.status-stopped { border-color: #6b7280; background: #e5e7eb; }
 footer { color: #4b5563; border-top: 1px solid #d1d5db; margin-top: 20px; padding-top: 10px; }
@@ -49,7 +51,7 @@ def to_html(question: str, events: Sequence[ev.AgentEvent], language: str = "en"
     label = labels_for(language)
     parts: list[str] = []
     current = -1
-    for block in transcript_blocks(question, events)[1:]:
+    for block in transcript_blocks(question, events, language)[1:]:
         if block.step != current and block.kind != "limit":
             if current != -1:
                 parts.append("</section>")

@@ -15,7 +15,7 @@ def to_markdown(question: str, events: Sequence[ev.AgentEvent], language: str = 
     """Render the run as Markdown: the question, one section per model call, a footer."""
     label, current = labels_for(language), -1
     lines = [f"# {label['title']}", "", f"{_bold(label, 'question')} {_md(question)}"]
-    for block in transcript_blocks(question, events)[1:]:
+    for block in transcript_blocks(question, events, language)[1:]:
         if block.step != current and block.kind != "limit":
             current = block.step
             lines += ["", "## " + label["step"].format(n=current)]

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from custom_react import events as ev
+from custom_react.approval import ApprovalDecided, ApprovalRequested
 from custom_react.export.blocks import labels_for
 from custom_react.labels import MERMAID
-from custom_react.printing import input_text
+from custom_react.printing import ENDED_BY_AN_EVENT, decision_text, input_text
 
 MERMAID_TEXT_LIMIT = 80
 # Characters that end or break a Mermaid statement (`;` and a newline end one, `#` starts an
@@ -101,7 +102,13 @@ def _event_lines(event: ev.AgentEvent, label: dict[str, str]) -> list[str]:
                 ),
                 message("Agent", "-->>", "User", f"{label['final_answer']}{label['sep']}{output}"),
             ]
-        case ev.RunFinished(result=result) if result.stop_reason != "final_answer":
+        case ApprovalRequested(call=call, run_id=run_id):
+            waits = label["waits"].format(tool=call.tool, run_id=run_id)
+            ask = message("Agent", "->>", "User", label["approve"].format(tool=call.tool))
+            return [ask, note(f"{label['paused']}{label['sep']}{waits}")]
+        case ApprovalDecided(decision=decision):
+            return [message("User", "-->>", "Agent", decision_text(decision, label))]
+        case ev.RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
             return [message("Agent", "-->>", "User", result.output)]
     return []
 
