@@ -67,14 +67,9 @@ def load_mcp_tools(
         ImportError: The `mcp` extra is not installed.
         MCPServerError: The server did not start, or answered wrongly (command and stderr named).
         ValueError: A name in `repeatable`, `requires_approval` or `metadata` is not a tool.
-        RuntimeError: Called from inside a running event loop (use `aload_mcp_tools` there).
+        RuntimeError: Called inside a running event loop (`asyncio.run`'s error): await
+            `aload_mcp_tools` there.
     """
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        pass
-    else:
-        raise RuntimeError("load_mcp_tools was called inside an event loop: await aload_mcp_tools.")
     return asyncio.run(
         aload_mcp_tools(
             command,
