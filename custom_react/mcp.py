@@ -67,9 +67,9 @@ def load_mcp_tools(
         ImportError: The `mcp` extra is not installed.
         MCPServerError: The server did not start, or answered wrongly (command and stderr named).
         ValueError: A name in `repeatable`, `requires_approval` or `metadata` is not a tool.
-        RuntimeError: Called inside a running event loop (`asyncio.run`'s error): await
-            `aload_mcp_tools` there.
+        RuntimeError: Called inside a running event loop: await `aload_mcp_tools` there.
     """
+    _refuse_running_loop()
     return asyncio.run(
         aload_mcp_tools(
             command,
@@ -135,6 +135,15 @@ def mark_tools(tools: list[BaseTool], chosen: Mapping[str, Mapping[str, Any]]) -
         ours = {key: announced[key] for key in AGENT_KEYS if key in announced}
         tool.metadata = {**(tool.metadata or {}), **ours, **chosen.get(tool.name, {})}
     return tools
+
+
+def _refuse_running_loop() -> None:
+    """Raise before `asyncio.run` would, with the name of the call to use instead."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    raise RuntimeError("load_mcp_tools was called inside an event loop: await aload_mcp_tools.")
 
 
 def _import_adapters() -> Any:

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from custom_react import ConsolePrinter, CustomReActAgent
 from custom_react.cli import app
-from custom_react.mcp import INSTALL_HINT, MCPServerError, load_mcp_tools
+from custom_react.mcp import INSTALL_HINT, MCPServerError, aload_mcp_tools, load_mcp_tools
 from tests.conftest import summarize
 from tests.mcp.conftest import server_command, server_state
 
@@ -43,6 +43,16 @@ def test_the_server_tools_are_async_only_and_marked(studio):
     assert status["max_calls"] == 5  # chosen by the caller
     assert tools["start_render"].metadata == {"requires_approval": True}
     assert tools["search_materials"].metadata == {}
+
+
+def test_async_code_awaits_the_async_twin(tmp_path):
+    async def main():
+        with pytest.raises(RuntimeError, match="aload_mcp_tools"):
+            load_mcp_tools(server_command(tmp_path))  # a sync call inside a running loop
+        return await aload_mcp_tools(server_command(tmp_path), repeatable=["render_status"])
+
+    tools = asyncio.run(main())
+    assert [tool.name for tool in tools][:2] == ["search_materials", "write_script"]
 
 
 def test_a_missing_extra_says_what_to_install(monkeypatch):
