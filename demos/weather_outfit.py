@@ -148,3 +148,27 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# Expected output (a real run on the bundled Qwen2.5-Coder-1.5B, 4 model calls;
+# `python demos/weather_outfit.py`):
+#
+# model: local qwen2.5-coder-1.5b (llama.cpp server on 127.0.0.1)
+# === What is the weather in Hangzhou today? Get it with get_weather, then get clothing advice for that weather with clothing_advice, then save the advice to the file outfit.txt in the working folder with write_file. The Final Answer is the advice.
+# (workspace: .../runs/outfit)
+# Thought: I will get the weather in Hangzhou today.
+# Action: get_weather
+# Action Input: Hangzhou
+# Observation: Hangzhou today: 31°C, sunny, UV index 9, light wind, no rain.
+# Thought: I will get clothing advice for that weather.
+# Action: clothing_advice
+# Action Input: Hangzhou today: 31°C, sunny, UV index 9, light wind, no rain.
+# Observation: For 31°C: wear a light, breathable T-shirt, shorts or a thin skirt, sandals, sunglasses, a sun hat and sunscreen. Next: save this advice with write_file.
+# Thought: I will save the advice to outfit.txt with write_file.
+# Action: write_file
+# Action Input: {"path": "outfit.txt", "content": "For 31°C: wear a light, breathable T-shirt, shorts or a thin skirt, sandals, sunglasses, a sun hat and sunscreen."}
+# Observation: Wrote 113 characters to outfit.txt.
+# Thought: I now know the final answer
+# Final Answer: For 31°C: wear a light, breathable T-shirt, shorts or a thin skirt, sandals, sunglasses, a sun hat and sunscreen.
+# --> For 31°C: wear a light, breathable T-shirt, shorts or a thin skirt, sandals, sunglasses, a sun hat and sunscreen.  (4 model calls, final_answer)
+#     outfit.txt: For 31°C: wear a light, breathable T-shirt, shorts or a thin skirt, sandals, sunglasses, a sun hat and sunscreen.
