@@ -2,16 +2,18 @@
 
 Each turn: show the model the question and every earlier step (`scratchpad.py`), let it write its
 next Thought and step, parse that (`parser.py`), then finish with the Final Answer or run one tool
-(`toolbox.py`) and record its Observation (`events.ToolStep`, kept in `memory.py`). The options
+(`acting.py`) and record its Observation (`events.ToolStep`, kept in `memory.py`). The options
 are `settings.AgentSettings`; `runnable.py` makes the loop a LangChain `Runnable`.
+
+The loop never calls the model or a tool itself: it yields a `calls.Call` and is sent the result
+(`reply = yield from ...`). `invoke` makes each call, `ainvoke` awaits it: one loop for both.
 """
 
 from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator, Sequence
-from contextlib import suppress
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -22,7 +24,9 @@ from langchain_core.tools import BaseTool
 
 from custom_react import events as ev
 from custom_react import toolbox
+from custom_react.acting import act
 from custom_react.budget import TokenCounter, fit_steps, prompt_budget
+from custom_react.calls import Steps
 from custom_react.formats import ReActFormat, get_format
 from custom_react.labels import check_language
 from custom_react.memory import RunMemory
@@ -50,7 +54,7 @@ class CustomReActAgent(StepRunnable):
     and writes plain text. The options and their defaults are `settings.AgentSettings`.
     """
 
-    def _loop(self, agent_input: AgentInput, config: RunnableConfig) -> Iterator[ev.AgentEvent]:
+    def _loop(self, agent_input: AgentInput, config: RunnableConfig) -> Steps[None]:
         """The ReAct loop: yields each step event; the last one is always `RunFinished`."""
         memory = RunMemory(*read_input(agent_input), observe=self.format.render_observation)
         calls = ModelCallPolicy(retries=self.settings.model_retries)
@@ -58,14 +62,14 @@ class CustomReActAgent(StepRunnable):
         while True:
             limit = self.settings.limit_reached(iterations, started, failures, memory.tokens)
             if limit is not None:
-                output, generated = self._stop_early(memory, calls, config)
+                output, generated = yield from self._stop_early(memory, calls, config)
                 yield ev.LimitReached(limit, iterations, answer_generated=generated)
                 yield ev.RunFinished(memory.result(output, limit, iterations))
                 return
             iterations += 1
             # Thought: the model reads the question and every earlier step, then writes one step.
             try:
-                reply = self._think(memory, calls, config)
+                reply = yield from self._think(memory, calls, config)
             except ModelFailure as failure:
                 # The model failed for good (after retries): end the run, keeping every step.
                 output = f"{MODEL_FAILED} {failure}"
@@ -93,12 +97,12 @@ class CustomReActAgent(StepRunnable):
 
     def _think(
         self, memory: RunMemory, calls: ModelCallPolicy, config: RunnableConfig, note: str = ""
-    ) -> AIMessage:
+    ) -> Steps[AIMessage]:
         """Call the model once with the question and every earlier step; return its reply."""
         build = partial(self._prompt, memory, note=note)
         # Older observations are shortened when the prompt would not fit the token budget.
         steps = fit_steps(memory.steps, build, self.max_prompt_tokens, self.count_tokens)
-        reply = call_model(self.llm, build(steps), config, self.stop, calls)
+        reply = yield from call_model(self.llm, build(steps), config, self.stop, calls)
         memory.count_usage(reply)
         return reply
 
@@ -119,22 +123,17 @@ class CustomReActAgent(StepRunnable):
 
     def _act(
         self, action: Action, memory: RunMemory, iteration: int, config: RunnableConfig
-    ) -> Iterator[ev.AgentEvent]:
+    ) -> Steps[None]:
         """Announce the Action, get its Observation, record and yield the finished `ToolStep`."""
         call_id = f"call_{uuid.uuid4().hex[:12]}"
         tool = toolbox.resolve_tool(action.tool, self.tools)
         name = tool.name if tool else action.tool
         args, tool_input = toolbox.bind_arguments(tool, action.tool_input)  # onto the tool's schema
         yield ev.ActionEvent(action.thought, name, tool_input, call_id, iteration)
-        # Observation: the tool's result, or why it did not run (the model reads either).
-        earlier = memory.previous_observation(name, args) if tool else None
-        status: ev.ObservationStatus = "unknown_tool"
-        if tool is None:
-            observation = toolbox.unknown_tool_message(action.tool, self.tools)
-        elif earlier is not None and self.settings.repeated_action == "warn":
-            observation, status = toolbox.repeated_action_message(name, earlier), "repeated"
-        else:
-            observation, status = toolbox.run_tool(tool, args, config, self.settings.approve)
+        # Observation: the tool's result, or why it did not run (`acting.py`); the model reads either.
+        observation, status = yield from act(
+            tool, action.tool, args, memory, self.tools, self.settings, config
+        )
         step = ev.ToolStep(
             thought=action.thought,
             tool=name,
@@ -151,13 +150,15 @@ class CustomReActAgent(StepRunnable):
 
     def _stop_early(
         self, memory: RunMemory, calls: ModelCallPolicy, config: RunnableConfig
-    ) -> tuple[str, bool]:
+    ) -> Steps[tuple[str, bool]]:
         """On a limit: the fixed message, or the model's answer from one more call ("generate")."""
         if self.settings.early_stopping_method == "force":
             return STOPPED_MESSAGE, False
-        step: Action | FinalAnswer | None = None
-        with suppress(ParseError, ModelFailure):
-            step = self._parse(self._think(memory, calls, config, self.format.final_answer_nudge))
+        try:
+            reply = yield from self._think(memory, calls, config, self.format.final_answer_nudge)
+            step = self._parse(reply)
+        except (ParseError, ModelFailure):
+            return STOPPED_MESSAGE, False
         return (step.output, True) if isinstance(step, FinalAnswer) else (STOPPED_MESSAGE, False)
 
     def __init__(self, llm: BaseChatModel, tools: Sequence[BaseTool], **options: Any) -> None:

@@ -28,8 +28,9 @@ StopReason = Literal[
     "model_error",
 ]
 """Why a run ended. `model_error`: the model failed for good; the result keeps every step."""
-ObservationStatus = Literal["ok", "error", "unknown_tool", "repeated", "denied"]
-"""`denied`: the tool needs approval and was refused (or nobody could approve): it never ran."""
+ObservationStatus = Literal["ok", "error", "unknown_tool", "repeated", "over_budget", "denied"]
+"""Only `ok` and `error` ran the tool. `denied`: it needs approval and was refused (or nobody
+could approve); `over_budget`: it used up its calls in this run (`acting.py`)."""
 
 
 @dataclass(frozen=True)

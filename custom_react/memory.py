@@ -53,10 +53,20 @@ class RunMemory:
             self.usage = add_usage(self.usage, reply.usage_metadata)
 
     def previous_observation(self, tool: str, args: dict[str, Any]) -> str | None:
-        """The observation of an earlier successful run of the same tool with the same input."""
+        """The observation of an earlier run of the same tool with the same input.
+
+        One that ran and failed counts too: the same call would fail the same way.
+        """
         key = action_key(tool, args)
-        ran = [step for step in self.steps if isinstance(step, ToolStep) and step.status == "ok"]
-        return next((s.observation for s in ran if action_key(s.tool, s.args) == key), None)
+        ran = [step for step in self._ran() if action_key(step.tool, step.args) == key]
+        return ran[0].observation if ran else None
+
+    def calls_of(self, tool: str) -> int:
+        """How many times `tool` ran in this run so far."""
+        return sum(step.tool == tool for step in self._ran())
+
+    def _ran(self) -> list[ToolStep]:
+        return [s for s in self.steps if isinstance(s, ToolStep) and s.status in ("ok", "error")]
 
     @property
     def tokens(self) -> int:

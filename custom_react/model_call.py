@@ -1,6 +1,7 @@
 """One call to the chat model, made dependable: retries, a `stop` the server refuses, a cut reply.
 
-`call_model` sends the prompt and returns the reply. A transient failure (a dropped connection, a
+`call_model` sends the prompt and returns the reply (it yields its `calls.Call`s to the loop's
+driver, so the same code serves `invoke` and `ainvoke`). A transient failure (a dropped connection, a
 timeout, a 5xx or 429 answer) is retried with exponential backoff; a server that rejects the `stop`
 parameter with HTTP 400 (several reasoning models do) is asked again without it, and the run
 remembers that (the parser cuts made-up observations itself). A failure that persists raises
@@ -11,13 +12,14 @@ Errors that are bugs (a wrong argument type, say) are not caught here.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
+
+from custom_react.calls import Steps, invoking, sleeping
 
 BUGS = (
     TypeError,
@@ -63,16 +65,17 @@ def call_model(
     config: RunnableConfig,
     stop: list[str] | None,
     policy: ModelCallPolicy,
-) -> AIMessage:
-    """The model's reply to `messages`, retried as `policy` says.
+) -> Steps[AIMessage]:
+    """The model's reply to `messages`, retried as `policy` says (`reply = yield from ...`).
 
     Raises:
         ModelFailure: The call failed for good (the message names the last error).
     """
-    for attempt in range(policy.retries + 1):
+    attempt = 0
+    while True:
         try:
-            reply = llm.invoke(
-                list(messages), config=config, stop=stop if policy.send_stop else None
+            reply = yield invoking(
+                llm, list(messages), config, stop=stop if policy.send_stop else None
             )
         except BUGS:
             raise
@@ -81,13 +84,13 @@ def call_model(
                 policy.send_stop = (
                     False  # ask again without `stop`, now and for the rest of the run
                 )
-                return call_model(llm, messages, config, stop, policy)
+                continue
             if not is_transient(error) or attempt == policy.retries:
                 raise ModelFailure(f"{type(error).__name__}: {error}") from error
-            time.sleep(policy.backoff * 2**attempt)
+            yield sleeping(policy.backoff * 2**attempt)
+            attempt += 1
             continue
         return reply if isinstance(reply, AIMessage) else AIMessage(content=reply.content)
-    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def is_transient(error: BaseException) -> bool:

@@ -1,12 +1,13 @@
 """`StepRunnable`: how a generator of step events becomes a LangChain `Runnable`; the input contract.
 
-A subclass writes one method, `_loop(input, config)`, that yields step events and ends with
-`RunFinished`. This base class derives the rest: `invoke` drains the loop and returns the result
-dict; `stream` yields the events; `astream` runs the same
-loop step by step in a worker thread; all three print each event when a printer is set; `ainvoke`, `batch`, `abatch`, `with_config` and
-`astream_events` come from `Runnable`. Every run is one chain run in callbacks, and the `config`
-handed to `_loop` already carries the child callbacks, so model and tool runs nest under it.
-There is no agent logic here.
+A subclass writes one method, `_loop(input, config)`, that yields step events, ends with
+`RunFinished`, and yields a `calls.Call` wherever it needs the model or a tool. This base class
+derives the rest: `invoke` drains the loop and returns the result dict, `stream` yields the
+events, making each call plainly (`calls.drive`); `ainvoke` and `astream` do the same, awaiting
+each call (`calls.adrive`); all four print each event when a printer is set. `batch`, `abatch`,
+`with_config` and `astream_events` come from `Runnable`. Every run is one chain run in callbacks,
+and the `config` handed to `_loop` already carries the child callbacks, so model and tool runs
+nest under it, the same way in both paths. There is no agent logic here.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from typing import Any, cast
 
 from langchain_core.messages import BaseMessage, convert_to_messages
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.runnables.config import run_in_executor
 
 from custom_react import events as ev
+from custom_react.calls import Steps, adrive, drive
 
 AgentInput = str | dict[str, Any]
 _Transformer = Callable[
@@ -33,8 +34,11 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
     printer: Callable[[ev.AgentEvent], None] | None = None
 
     @abstractmethod
-    def _loop(self, agent_input: AgentInput, config: RunnableConfig) -> Iterator[ev.AgentEvent]:
-        """Yield the run's step events, ending with `RunFinished`."""
+    def _loop(self, agent_input: AgentInput, config: RunnableConfig) -> Steps[None]:
+        """Yield the run's step events, ending with `RunFinished`; and a `Call` for each call.
+
+        Each model or tool call is a `calls.Call`; its result is sent back into the loop.
+        """
 
     def invoke(
         self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
@@ -45,17 +49,42 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         )
 
     def _events(self, agent_input: AgentInput, config: RunnableConfig) -> Iterator[ev.AgentEvent]:
-        """The loop's events, each printed first when a printer is set (`verbose=True`)."""
-        for event in self._loop(agent_input, config):
-            if self.printer is not None:
-                self.printer(event)
+        """The loop's events, its calls made plainly; each printed first if `verbose=True`."""
+        for event in drive(self._loop(agent_input, config)):
+            self._show(event)
             yield event
+
+    async def _aevents(
+        self, agent_input: AgentInput, config: RunnableConfig
+    ) -> AsyncIterator[ev.AgentEvent]:
+        """`_events` with every call awaited."""
+        async for event in adrive(self._loop(agent_input, config)):
+            self._show(event)
+            yield event
+
+    def _show(self, event: ev.AgentEvent) -> None:
+        if self.printer is not None:
+            self.printer(event)
 
     def _drain(self, agent_input: AgentInput, config: RunnableConfig) -> dict[str, Any]:
         *_, event = self._events(agent_input, config)  # run to the end, keep the last event
         if not isinstance(event, ev.RunFinished):
             raise RuntimeError("The agent loop ended without a RunFinished event.")
         return event.result.to_dict()
+
+    async def ainvoke(
+        self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """Async `invoke`: the same loop, each model and tool call awaited."""
+        return await self._acall_with_config(
+            cast(_Transformer, self._adrain), input, config, run_type="chain"
+        )
+
+    async def _adrain(self, agent_input: AgentInput, config: RunnableConfig) -> dict[str, Any]:
+        events = [event async for event in self._aevents(agent_input, config)]
+        if not events or not isinstance(events[-1], ev.RunFinished):
+            raise RuntimeError("The agent loop ended without a RunFinished event.")
+        return events[-1].result.to_dict()
 
     def stream(  # type: ignore[override]  # yields step events, not partial result dicts
         self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
@@ -73,7 +102,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
     async def astream(  # type: ignore[override]
         self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
     ) -> AsyncIterator[ev.AgentEvent]:
-        """Async `stream`: the same loop, each step run in a worker thread."""
+        """Async `stream`: the same loop, each model and tool call awaited."""
 
         async def one_input() -> AsyncIterator[AgentInput]:
             yield input
@@ -86,10 +115,8 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
     async def _astream_loop(
         self, inputs: AsyncIterator[AgentInput], config: RunnableConfig
     ) -> AsyncIterator[ev.AgentEvent]:
-        agent_input = await anext(inputs)
-        steps, done = self._events(agent_input, config), object()
-        while (event := await run_in_executor(config, next, steps, done)) is not done:
-            yield cast(ev.AgentEvent, event)
+        async for event in self._aevents(await anext(inputs), config):
+            yield event
 
 
 def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:

@@ -40,6 +40,10 @@ class AgentSettings:
     repeated_action: Literal["warn", "allow"] = "warn"
     """"warn" answers a repeated (tool, input) with the earlier observation and a note instead of
     running it again; "allow" runs it again."""
+    max_tool_calls: int | None = None
+    """Most calls of any one tool in one run; the next call is answered, not run. A tool's
+    `metadata["max_calls"]` overrides it; a `repeatable` tool (a job's status check) gets 10
+    when neither is set, so polling cannot go on forever. None: no limit."""
     language: str = "en"
     """"en" or "zh": the prompt template and the printed labels."""
     examples: str | bool | None = None

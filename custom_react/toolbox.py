@@ -2,10 +2,10 @@
 
 `resolve_tool` forgives how models write tool names (case, markdown, escapes, trailing punctuation,
 a unique prefix). `tool_arguments` maps an Action Input (a call's positional arguments included)
-onto the tool's argument schema; `bind_arguments` also gives the input to show. `run_tool`
-asks for approval when the tool requires it, runs it, and turns any exception into an error observation:
-a failing tool is information for the model, never the end of the run. `truncate` keeps observations
-short with a visible marker. Nothing here calls the model.
+onto the tool's argument schema; `bind_arguments` also gives the input to show. The messages a
+tool that did not run gets, `truncate` (observations short, with a visible marker) and the approval
+hook's types are here too. Running the tool, with the loop's guards, is `acting.py`'s job.
+Nothing here calls the model or a tool.
 """
 
 from __future__ import annotations
@@ -14,12 +14,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from langchain_core.runnables import RunnableConfig
-from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
 from custom_react.call_syntax import POSITIONAL_ARGS
-from custom_react.events import ObservationStatus
 from custom_react.parser import ActionInput
 from custom_react.tool_calls import clean_tool_name as meant_tool_name
 
@@ -31,7 +28,6 @@ APPROVAL_CONFIG_KEY = "custom_react_approved"
 
 _SEPARATORS = re.compile(r"[\s-]+")
 _MIN_PREFIX = 3
-_NOT_RUN = "nothing was run. Try another way or give the Final Answer."
 
 
 def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
@@ -108,37 +104,6 @@ def bind_arguments(
     args = tool_arguments(tool, tool_input)
     positional = isinstance(tool_input, dict) and POSITIONAL_ARGS in tool_input
     return args, args if positional else tool_input
-
-
-def run_tool(
-    tool: BaseTool,
-    args: dict[str, Any],
-    config: RunnableConfig,
-    approve: Approve | None,
-) -> tuple[str, ObservationStatus]:
-    """Run one tool and return `(observation, status)`; never raises for the tool's failures.
-
-    The status is "ok", "error" (the tool raised) or "denied" (it needs approval and did not get
-    it: it never ran).
-    """
-    # Only this function grants approval: a key smuggled in through the caller's config is dropped.
-    if APPROVAL_CONFIG_KEY in config.get("configurable", {}):
-        config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: False})
-    if (tool.metadata or {}).get("requires_approval"):
-        if approve is None:
-            return (
-                f"{tool.name} needs the user's approval and no approval callback is set; {_NOT_RUN}",
-                "denied",
-            )
-        if not approve(tool.name, args):
-            return f"The user did not approve running {tool.name}; {_NOT_RUN}", "denied"
-        config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: True})
-    try:
-        # Only the tool call is guarded: its failure is an observation the model can act on.
-        result = tool.invoke(args, config=config)
-    except Exception as error:  # any tool error becomes an observation
-        return f"Error: {tool.name} failed: {type(error).__name__}: {error}", "error"
-    return str(getattr(result, "content", result)), "ok"
 
 
 def truncate(text: str, max_chars: int | None) -> str:

@@ -34,7 +34,7 @@ pre { white-space: pre-wrap; word-break: break-word; margin: 4px 0 0;
 .observation { border-color: #059669; background: #ecfdf5; }
 .observation.status-error, .observation.status-unknown_tool, .observation.status-denied,
 .parse_failure { border-color: #dc2626; background: #fef2f2; }
-.observation.status-repeated { border-color: #7c3aed; background: #f5f3ff; }
+.observation.status-repeated, .observation.status-over_budget { border-color: #7c3aed; background: #f5f3ff; }
 .limit { border-color: #6b7280; background: #f3f4f6; }
 .final_answer { border-color: #15803d; background: #dcfce7; font-weight: 600; font-size: 17px; }
 .final_answer.status-stopped { border-color: #6b7280; background: #e5e7eb; }

@@ -13,7 +13,7 @@ the run's memory (`plan_memory.py`) and printing (`printing.py`).
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -23,12 +23,12 @@ from langchain_core.runnables import Runnable, RunnableConfig
 
 from custom_react import events as ev
 from custom_react.agent import CustomReActAgent
+from custom_react.calls import Steps, invoking, next_event
 from custom_react.parser import FinalAnswer, ParseError
 from custom_react.plan.events import (
     FinalResponse,
     PlanMade,
     PlanParseFailure,
-    PlanRunEvent,
     PlanStage,
     Replanned,
     StepLimitReached,
@@ -51,7 +51,7 @@ from custom_react.prompts import load_template
 from custom_react.runnable import AgentInput, StepRunnable, read_input
 
 STOPPED_MESSAGE = "Plan-and-execute stopped at the step limit before a final answer."
-_Ask = Generator[PlanRunEvent, None, Plan | FinalAnswer | None]
+_Ask = Steps[Plan | FinalAnswer | None]
 
 
 class PlanAndExecuteAgent(StepRunnable):
@@ -98,9 +98,7 @@ class PlanAndExecuteAgent(StepRunnable):
 
     # -- The plan-and-execute loop --------------------------------------------------------------
 
-    def _loop(  # type: ignore[override]  # StepRunnable types its events as ReAct events only
-        self, agent_input: AgentInput, config: RunnableConfig
-    ) -> Iterator[PlanRunEvent]:
+    def _loop(self, agent_input: AgentInput, config: RunnableConfig) -> Steps[None]:
         """The loop: plan, then execute a step and replan until an answer; ends with `RunFinished`."""
         run = PlanRun(*read_input(agent_input))
         # Plan: the planner reads the question and writes the steps.
@@ -151,7 +149,7 @@ class PlanAndExecuteAgent(StepRunnable):
         feedback: list[BaseMessage] = []
         inputs = {"input": run.question, "chat_history": run.chat_history, **variables}
         for attempt in range(1, self.max_consecutive_parse_failures + 1):
-            reply = chain.invoke({**inputs, "feedback": feedback}, config=config)
+            reply = yield invoking(chain, {**inputs, "feedback": feedback}, config)
             run.add_reply(stage, reply)
             try:
                 return parse(reply.text)
@@ -161,15 +159,19 @@ class PlanAndExecuteAgent(StepRunnable):
                 feedback += [AIMessage(content=reply.text), HumanMessage(content=str(error))]
         return None
 
-    def _execute(self, step: str, run: PlanRun, config: RunnableConfig) -> Iterator[PlanRunEvent]:
+    def _execute(self, step: str, run: PlanRun, config: RunnableConfig) -> Steps[None]:
         """Run the executor on one step: its step events, then the `StepResult`."""
         number = len(run.past_steps) + 1
         task = step_task(step, run.question, run.past_steps, self.language)
         yield StepStarted(number, step, task)
         result: ev.AgentResult | None = None
         status: StepStatus = "ok"
+        # The executor's events, one at a time: `stream` under `invoke`, `astream` under `ainvoke`.
+        step_events = next_event(
+            self.executor.stream(task, config), self.executor.astream(task, config)
+        )
         try:
-            for event in self.executor.stream(task, config=config):
+            while (event := (yield step_events)) is not None:
                 if isinstance(event, ev.RunFinished):
                     result = event.result  # the step's end, not the run's: it becomes StepResult
                 else:

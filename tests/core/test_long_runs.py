@@ -59,7 +59,7 @@ def test_without_a_budget_the_same_run_overflows_and_keeps_its_steps(script):
 
 def test_a_model_that_fails_for_good_at_its_fourth_call_keeps_three_steps(script, monkeypatch):
     waits: list[float] = []
-    monkeypatch.setattr("custom_react.model_call.time.sleep", waits.append)
+    monkeypatch.setattr("custom_react.calls.time.sleep", waits.append)
     failures = [ConnectionError("connection reset by peer")] * 3
     model = script(step(1), step(2), step(3), *failures)
     result = CustomReActAgent(model.model, [read_page], model_retries=2).invoke("q")
@@ -71,7 +71,7 @@ def test_a_model_that_fails_for_good_at_its_fourth_call_keeps_three_steps(script
 
 
 def test_a_transient_failure_is_retried_and_the_run_succeeds(script, monkeypatch):
-    monkeypatch.setattr("custom_react.model_call.time.sleep", lambda seconds: None)
+    monkeypatch.setattr("custom_react.calls.time.sleep", lambda seconds: None)
     model = script(step(1), ScriptedError("Internal Server Error", 503), "Final Answer: done")
     result = CustomReActAgent(model.model, [read_page]).invoke("q")
     assert (result["stop_reason"], result["output"], result["iterations"]) == (
@@ -82,7 +82,7 @@ def test_a_transient_failure_is_retried_and_the_run_succeeds(script, monkeypatch
 
 
 def test_a_bad_request_is_not_retried(script, monkeypatch):
-    monkeypatch.setattr("custom_react.model_call.time.sleep", lambda s: pytest.fail("retried"))
+    monkeypatch.setattr("custom_react.calls.time.sleep", lambda s: pytest.fail("retried"))
     model = script(ScriptedError("model not found", 404))
     result = CustomReActAgent(model.model, [read_page]).invoke("q")
     assert (result["stop_reason"], result["error"]) == (

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 from langchain_core.tools import tool
 
-from custom_react.toolbox import resolve_tool, run_tool, tool_arguments, truncate
+from custom_react.acting import run_tool as run_tool_steps
+from custom_react.calls import run_plainly
+from custom_react.toolbox import resolve_tool, tool_arguments, truncate
+
+
+def run_tool(*args):
+    return run_plainly(run_tool_steps(*args))
 
 
 @tool

@@ -1,0 +1,145 @@
+"""What the loop asks of the outside world: a `Call` it yields, and the answer it gets back.
+
+The ReAct loop never calls the model or a tool itself. Where it needs one, it yields a `Call` that
+holds both ways of making it, `run()` (plain) and `arun()` (awaitable), and the driver in
+`runnable.py` sends the result back into the loop (`reply = yield call`) or raises the call's
+error there. `invoke` and `stream` make the plain call, `ainvoke`, `astream` and `astream_events`
+await the other: one loop serves both, with no worker thread per step. `run_coroutine` lets plain
+`invoke` run a tool that only has an async implementation (the tools of an MCP server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Generic, TypeVar, cast
+
+from langchain_core.runnables import Runnable, RunnableConfig
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """One request from the loop: `run()` makes it plainly, `arun()` makes it awaitable."""
+
+    run: Callable[[], T]
+    arun: Callable[[], Awaitable[T]]
+
+
+Steps = Generator[Any, Any, T]
+"""A generator that yields `Call`s (and, for a loop, events), is sent each call's result, and
+returns a `T`."""
+
+
+def invoking(
+    runnable: Runnable[Any, T], value: Any, config: RunnableConfig, **kwargs: Any
+) -> Call[T]:
+    """`runnable.invoke(value, config)`, or its `ainvoke` under an async run."""
+    return Call(
+        partial(runnable.invoke, value, config, **kwargs),
+        partial(runnable.ainvoke, value, config, **kwargs),
+    )
+
+
+def sleeping(seconds: float) -> Call[None]:
+    """Wait `seconds`: `time.sleep`, or `asyncio.sleep` under an async run."""
+    return Call(partial(time.sleep, seconds), partial(asyncio.sleep, seconds))
+
+
+def next_event(events: Iterator[T], aevents: AsyncIterator[T]) -> Call[T | None]:
+    """The next item of a stream (None at its end): from `events`, or `aevents` under an async run."""
+    return Call(partial(next, events, None), partial(anext, aevents, None))
+
+
+def run_coroutine(make: Callable[[], Awaitable[T]]) -> T:
+    """Await `make()` to its end from plain code, in a fresh event loop.
+
+    When this thread already runs an event loop (a notebook, say), the fresh loop runs in a
+    worker thread, with this thread's context (so callbacks nest as usual).
+    """
+
+    async def main() -> T:
+        return await make()
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(main())
+    context = contextvars.copy_context()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(context.run, _run_loop, main()).result()
+
+
+def _run_loop(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)
+
+
+def drive(steps: Steps[T]) -> Iterator[Any]:
+    """Run `steps` plainly, yielding everything it yields but its calls (the loop's events).
+
+    Each `Call` is made at once; its result is sent back into `steps`, or its error raised there.
+    """
+    outcome = Outcome()
+    while (item := outcome.resume(steps)) is not _DONE:
+        if isinstance(item, Call):
+            outcome = Outcome.of(item.run)
+        else:
+            outcome = Outcome()  # an event gets nothing back
+            yield item
+
+
+async def adrive(steps: Steps[T]) -> AsyncIterator[Any]:
+    """`drive` for async runs: each `Call` is awaited (`arun`) in the caller's event loop."""
+    outcome = Outcome()
+    while (item := outcome.resume(steps)) is not _DONE:
+        if isinstance(item, Call):
+            try:
+                outcome = Outcome(await item.arun())
+            except BaseException as error:  # raised inside the loop, not here
+                outcome = Outcome(error=error)
+        else:
+            outcome = Outcome()  # an event gets nothing back
+            yield item
+
+
+def run_plainly(steps: Steps[T]) -> T:
+    """Make every call of `steps` plainly and return what it returns (one tool run, say)."""
+    outcome = Outcome()
+    while True:
+        try:
+            call = steps.throw(outcome.error) if outcome.error else steps.send(outcome.value)
+        except StopIteration as stop:
+            return cast(T, stop.value)
+        outcome = Outcome.of(call.run)
+
+
+_DONE = object()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of the last `Call`, or the error it raised, to hand back to the loop."""
+
+    value: Any = None
+    error: BaseException | None = None
+
+    @classmethod
+    def of(cls, run: Callable[[], Any]) -> Outcome:
+        """Make a plain call and keep its result or its error."""
+        try:
+            return cls(run())
+        except BaseException as error:  # raised inside the loop, not here
+            return cls(error=error)
+
+    def resume(self, steps: Steps[Any]) -> Any:
+        """Send the result into `steps` (or raise the error there); its next item, or `_DONE`."""
+        try:
+            return steps.throw(self.error) if self.error else steps.send(self.value)
+        except StopIteration:
+            return _DONE
