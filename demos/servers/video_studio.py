@@ -68,12 +68,9 @@ def search_materials(product: str) -> str:
     """Find stock video clips, images and a slogan for a product's ad. Input: the product, e.g. sunscreen."""
     name = product.strip() or "the product"
     return (
-        f"Materials for {name}: "
-        f"1. clip beach_sunrise.mp4 (8 s, a sunny beach); "
-        f"2. clip applying_{name.replace(' ', '_')}.mp4 (6 s, close-up of the product in use); "
-        f"3. image {name.replace(' ', '_')}_bottle.png (the product on white); "
-        f'4. slogan "All-day sun, zero worries." '
-        f"Next: write the script with write_script."
+        f"Materials for {name}: clip beach_sunrise.mp4, clip applying_{name.replace(' ', '_')}.mp4, "
+        f'image {name.replace(" ", "_")}_bottle.png, slogan "All-day sun, zero worries." '
+        "Next: write the script with write_script."
     )
 
 
@@ -91,8 +88,8 @@ def write_script(product: str, seconds: int = 30) -> str:
     state["scripts"][script_id] = {"product": product, "seconds": seconds, "scenes": scenes}
     save_state(state)
     return (
-        f"Script {script_id} ({seconds} s ad for {product}): " + "; ".join(scenes) + ". "
-        f"Next: render it with start_render and script_id {script_id}."
+        f"Script {script_id} is written: {seconds} s, {len(scenes)} scenes. "
+        f"Next: start the render with start_render and script_id {script_id}."
     )
 
 

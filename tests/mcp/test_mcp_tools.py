@@ -100,7 +100,7 @@ def test_a_tool_call_through_invoke_and_ainvoke(script, studio):
 
     assert asyncio.run(collect()) == sync_events
     (_, status, observation) = sync_events[1]
-    assert status == "ok" and observation.startswith("Materials for sunscreen: 1. clip")
+    assert status == "ok" and observation.startswith("Materials for sunscreen: clip beach_sunrise.mp4")
     result = asyncio.run(CustomReActAgent(script(SEARCH, DONE).model, tools).ainvoke("q"))
     assert result["messages"][2].content == observation and result["output"] == "done"
 
