@@ -5,12 +5,13 @@
 2. The agent with a scripted model: a tool call through `invoke` and through `ainvoke` (the same
    events), image content as a placeholder, an MCP tool error as an error observation, a polled
    render that completes after several identical status calls, and a status budget.
-3. `custom-react ask --mcp-server` with a server that does not start.
+3. `custom-react ask --mcp-server`: a server that does not start (exit 2), and one that does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import socket
 import sys
 from pathlib import Path
 
@@ -100,7 +101,9 @@ def test_a_tool_call_through_invoke_and_ainvoke(script, studio):
 
     assert asyncio.run(collect()) == sync_events
     (_, status, observation) = sync_events[1]
-    assert status == "ok" and observation.startswith("Materials for sunscreen: clip beach_sunrise.mp4")
+    assert status == "ok" and observation.startswith(
+        "Materials for sunscreen: clip beach_sunrise.mp4"
+    )
     result = asyncio.run(CustomReActAgent(script(SEARCH, DONE).model, tools).ainvoke("q"))
     assert result["messages"][2].content == observation and result["output"] == "done"
 
@@ -174,3 +177,15 @@ def test_ask_with_a_server_that_does_not_start_exits_2(tmp_path: Path):
     result = CliRunner().invoke(app, ["ask", "q", "--mcp-server", command])
     assert result.exit_code == 2
     assert "error: The MCP server" in result.output and "did not start" in result.output
+
+
+def test_ask_loads_a_working_server_before_the_model(tmp_path: Path, monkeypatch):
+    """The server's tools load; then the model (nothing listens at the URL) is the only failure."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+    arguments = ["ask", "q", "--mcp-server", server_command(tmp_path), "--base-url", url]
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 2 and "The MCP server" not in result.output
+    assert "the model call failed" in result.output
