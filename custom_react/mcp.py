@@ -13,7 +13,7 @@ Sessions are stateless: every tool call opens its own stdio session (starts the 
 tool, stops it), as `MultiServerMCPClient` does by default. A persistent stdio session belongs to
 the event loop that opened it (its reader tasks live there); a sync `invoke` runs each tool
 coroutine in a loop of its own, so a kept session would be bound to a loop that is gone. The price
-is a process start per call (about a second for a Python server, small next to a model step); a
+is a process start per call (1 to 2 s for a Python server here, small next to a model step); a
 server that must remember things between calls (a render job) keeps them in a file, not in memory.
 MCP tool errors (`isError`) raise `ToolException`, which the agent turns into an error observation.
 Nothing here runs the agent.
