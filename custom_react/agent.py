@@ -39,7 +39,6 @@ from custom_react.model_call import (
     was_cut_off,
 )
 from custom_react.parser import Action, FinalAnswer, ParseError
-from custom_react.printing import ConsolePrinter
 from custom_react.runnable import AgentInput, StepRunnable, read_input
 from custom_react.scratchpad import render_scratchpad
 from custom_react.settings import AgentSettings
@@ -176,5 +175,4 @@ class CustomReActAgent(StepRunnable):
         self.stop = self.settings.stop_sequences(self.format.stop)
         self.max_prompt_tokens = self.settings.max_prompt_tokens or prompt_budget(llm)
         self.count_tokens = TokenCounter(llm)
-        if self.settings.verbose:  # printed by `StepRunnable`, the same for every way of running
-            self.printer = ConsolePrinter(language=self.settings.language)
+        self.watch(self.settings.verbose, self.settings.language)  # print every event if verbose

@@ -32,13 +32,27 @@ PARSE_ERROR_TOOL = "_Exception"
 
 
 @dataclass
-class RunMemory:
-    """The question and the steps of one run, in order."""
+class RunRecord:
+    """What every run keeps, ReAct or plan-and-execute.
+
+    The question, the earlier conversation, and the token usage summed over the model's replies.
+    """
 
     question: str
     chat_history: list[BaseMessage] = field(default_factory=list)
-    steps: list[Step] = field(default_factory=list)
     usage: UsageMetadata | None = None
+
+    def count_usage(self, reply: BaseMessage) -> None:
+        """Add a model reply's token usage to the run total."""
+        if isinstance(reply, AIMessage) and reply.usage_metadata:
+            self.usage = add_usage(self.usage, reply.usage_metadata)
+
+
+@dataclass
+class RunMemory(RunRecord):
+    """The question and the steps of one ReAct run, in order."""
+
+    steps: list[Step] = field(default_factory=list)
     observe: Callable[[str], str] = str
     """How the format showed an observation to the model: a format error's user turn holds
     the error as the model read it (`Observation: ...` in the text format)."""
@@ -46,11 +60,6 @@ class RunMemory:
     def record(self, step: Step) -> None:
         """Keep one step record (the same object the loop yields)."""
         self.steps.append(step)
-
-    def count_usage(self, reply: BaseMessage) -> None:
-        """Add a model reply's token usage to the run total."""
-        if isinstance(reply, AIMessage) and reply.usage_metadata:
-            self.usage = add_usage(self.usage, reply.usage_metadata)
 
     def previous_observation(self, tool: str, args: dict[str, Any]) -> str | None:
         """The observation of an earlier run of the same tool with the same input.

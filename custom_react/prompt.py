@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from string import Formatter
 from typing import Any
 
@@ -99,22 +100,42 @@ def check_template_variables(template: str) -> None:
         )
 
 
-def render_tools(tools: Sequence[BaseTool]) -> str:
-    """One block per tool: `name: description` and how to write its Action Input."""
+@dataclass(frozen=True)
+class InputStyle:
+    """How a format tells the model to write a tool's input: for no, one and several arguments."""
+
+    lead: str
+    none: str
+    one: str
+    """Filled with `name` and `kind` (the argument's JSON type)."""
+    several: str
+    """Filled with `fields`, the arguments and their types as a JSON object."""
+
+
+TEXT_INPUT = InputStyle(
+    "Action Input: ", "none", "{name} ({kind}) as plain text", "a JSON object {fields}"
+)
+JSON_INPUT = InputStyle('"action_input": ', '""', '"{name} ({kind})"', "{fields}")
+
+
+def render_tools(tools: Sequence[BaseTool], style: InputStyle = TEXT_INPUT) -> str:
+    """One block per tool: `name: description` and how to write its input (`style`)."""
     return "\n".join(
-        f"{tool.name}: {tool.description.strip()}\n  {_describe_input(tool)}" for tool in tools
+        f"{tool.name}: {tool.description.strip()}\n  {describe_input(tool, style)}"
+        for tool in tools
     )
 
 
-def _describe_input(tool: BaseTool) -> str:
+def describe_input(tool: BaseTool, style: InputStyle = TEXT_INPUT) -> str:
+    """The line that tells the model how to write `tool`'s input."""
     arguments: dict[str, Any] = tool.args
     if not arguments:
-        return "Action Input: none"
+        return style.lead + style.none
     if len(arguments) == 1:
         ((name, schema),) = arguments.items()
-        return f"Action Input: {name} ({schema.get('type', 'text')}) as plain text"
+        return style.lead + style.one.format(name=name, kind=schema.get("type", "text"))
     fields = {name: schema.get("type", "string") for name, schema in arguments.items()}
-    return f"Action Input: a JSON object {json.dumps(fields)}"
+    return style.lead + style.several.format(fields=json.dumps(fields))
 
 
 def render_tool_signatures(tools: Sequence[BaseTool]) -> str:
@@ -129,22 +150,3 @@ def _signature(tool: BaseTool) -> str:
     return ", ".join(
         f"{name}: {schema.get('type', 'string')}" for name, schema in arguments.items()
     )
-
-
-def render_json_tools(tools: Sequence[BaseTool]) -> str:
-    """One block per tool (JSON format): `name: description` and the shape of its action_input."""
-    return "\n".join(
-        f"{tool.name}: {tool.description.strip()}\n  {_describe_json_input(tool)}" for tool in tools
-    )
-
-
-def _describe_json_input(tool: BaseTool) -> str:
-    arguments: dict[str, Any] = tool.args
-    if not arguments:
-        return '"action_input": ""'
-    if len(arguments) == 1:
-        ((name, schema),) = arguments.items()
-        kind = schema.get("type", "text")
-        return f'"action_input": "{name} ({kind})"'
-    fields = {name: schema.get("type", "string") for name, schema in arguments.items()}
-    return f'"action_input": {json.dumps(fields)}'

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from langchain_core.messages import BaseMessage, convert_to_messages
 from langchain_core.runnables import Runnable, RunnableConfig
 
 from custom_react import events as ev
 from custom_react.calls import Steps, adrive, drive
+from custom_react.printing import ConsolePrinter
 
 AgentInput = str | dict[str, Any]
 _Transformer = Callable[
@@ -32,6 +33,12 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
     """A `Runnable` whose work is a loop of step events."""
 
     printer: Callable[[ev.AgentEvent], None] | None = None
+    printer_type: ClassVar[type[ConsolePrinter]] = ConsolePrinter
+    """What `watch` plugs in: the plain ReAct transcript, or a subclass's own."""
+
+    def watch(self, verbose: bool, language: str = "en") -> None:
+        """Print every event to the console from now on when `verbose`, for every way of running."""
+        self.printer = self.printer_type(language=language) if verbose else None
 
     @abstractmethod
     def _loop(self, agent_input: AgentInput, config: RunnableConfig) -> Steps[None]:

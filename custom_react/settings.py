@@ -14,7 +14,7 @@ from typing import Literal
 
 from custom_react.events import StopReason
 from custom_react.formats import EnvironmentOption, FormatName
-from custom_react.toolbox import Approve
+from custom_react.toolbox import MIN_TRUNCATED, Approve
 
 DEFAULT_STOP = "format"
 
@@ -70,6 +70,8 @@ class AgentSettings:
         """Reject options that would fail later, or worse, silently do something else."""
         if self.early_stopping_method not in ("force", "generate"):
             raise ValueError("early_stopping_method must be 'force' or 'generate'.")
+        if self.max_observation_chars is not None and self.max_observation_chars < MIN_TRUNCATED:
+            raise ValueError(f"max_observation_chars must be at least {MIN_TRUNCATED} (or None).")
         if self.repeated_action not in ("warn", "allow"):
             raise ValueError("repeated_action must be 'warn' or 'allow'.")
         if isinstance(self.stop, str) and self.stop != DEFAULT_STOP:

@@ -26,6 +26,11 @@ Approve = Callable[[str, dict[str, Any]], bool]
 APPROVAL_CONFIG_KEY = "custom_react_approved"
 """Set in the tool's `configurable` only for a call the user approved; tools may check it too."""
 
+TRUNCATED = "\n…[truncated {count} characters]"
+"""The marker at the end of cut text (`truncate`)."""
+MIN_TRUNCATED = 40
+"""The smallest `max_chars` that `truncate` accepts: room for the marker and some text."""
+
 _SEPARATORS = re.compile(r"[\s-]+")
 _MIN_PREFIX = 3
 
@@ -107,10 +112,21 @@ def bind_arguments(
 
 
 def truncate(text: str, max_chars: int | None) -> str:
-    """Cut `text` to `max_chars`, saying how much was left out."""
+    """Cut `text` to at most `max_chars` characters, ending with a marker saying how many went.
+
+    The one truncation of the project: the agent's `max_observation_chars` and the bundled
+    tools' output limits both use it, so the model learns one marker.
+
+    Raises:
+        ValueError: `max_chars` is below `MIN_TRUNCATED`, too short to hold the marker.
+    """
     if max_chars is None or len(text) <= max_chars:
         return text
-    return f"{text[:max_chars]}\n...[truncated {len(text) - max_chars} characters]"
+    if max_chars < MIN_TRUNCATED:
+        raise ValueError(f"max_chars must be at least {MIN_TRUNCATED}, got {max_chars}")
+    room = max_chars - len(TRUNCATED.format(count=len(text)))
+    kept = text[:room].rstrip()
+    return kept + TRUNCATED.format(count=len(text) - len(kept))
 
 
 def unknown_tool_message(name: str, tools: Sequence[BaseTool]) -> str:

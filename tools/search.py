@@ -16,8 +16,8 @@ from typing import Any, Literal, cast
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langchain_tavily import TavilySearch
 
+from custom_react.toolbox import MIN_TRUNCATED, truncate
 from tools.snapshot_search import default_index, format_document
-from tools.truncation import TRUNCATION_MARKER, truncate_text
 
 SearchBackend = Literal["tavily", "offline"]
 
@@ -52,7 +52,7 @@ def make_search_tool(
             and non-empty; with neither, the tool searches the offline snapshot. An empty string
             selects the offline snapshot whatever the environment says.
         max_results: How many results to return (Tavily results or snapshot documents).
-        max_chars: The longest observation returned; longer text ends with a "…[truncated]" marker.
+        max_chars: The longest observation returned; longer text ends with a "…[truncated N characters]" marker.
 
     Returns:
         A tool named `search` with one string argument `query`. Its `metadata["search_backend"]` is
@@ -63,10 +63,8 @@ def make_search_tool(
     """
     if max_results < 1:
         raise ValueError(f"max_results must be at least 1, got {max_results}")
-    if max_chars <= len(TRUNCATION_MARKER):
-        raise ValueError(
-            f"max_chars must be greater than {len(TRUNCATION_MARKER)}, got {max_chars}"
-        )
+    if max_chars < MIN_TRUNCATED:
+        raise ValueError(f"max_chars must be at least {MIN_TRUNCATED}, got {max_chars}")
     api_key = tavily_api_key if tavily_api_key is not None else os.environ.get("TAVILY_API_KEY")
     if api_key:
         return _make_tavily_tool(api_key, max_results=max_results, max_chars=max_chars)
@@ -108,7 +106,7 @@ def condense_tavily_results(response: Mapping[str, Any], *, max_chars: int) -> s
         url = str(result.get("url") or "").strip()
         content = " ".join(str(result.get("content") or "").split())
         blocks.append(f"{title} — {url}\n{content}" if url else f"{title}\n{content}")
-    return truncate_text("\n\n".join(blocks), max_chars)
+    return truncate("\n\n".join(blocks), max_chars)
 
 
 def _make_tavily_tool(api_key: str, *, max_results: int, max_chars: int) -> BaseTool:
@@ -147,7 +145,7 @@ def _make_offline_tool(*, max_results: int, max_chars: int) -> BaseTool:
                 f"No document in the offline snapshot (early 2025) matches {query!r}. "
                 "Try other keywords."
             )
-        return truncate_text("\n".join(format_document(doc) for doc in documents), max_chars)
+        return truncate("\n".join(format_document(doc) for doc in documents), max_chars)
 
     return StructuredTool.from_function(
         search, name="search", description=_OFFLINE_DESCRIPTION, metadata={_BACKEND_KEY: "offline"}

@@ -12,7 +12,7 @@ import signal
 import subprocess
 from pathlib import Path
 
-from tools.truncation import truncate_text
+from custom_react.toolbox import truncate
 
 
 def run_shell_command(command: str, *, cwd: Path, timeout: float, max_output_chars: int) -> str:
@@ -69,4 +69,4 @@ def _kill_process_group(process: subprocess.Popen[str]) -> None:
 def _section(label: str, text: str, max_chars: int) -> str:
     """Render one output stream as "label:" and its text on the next lines, or "label: (empty)"."""
     text = text.rstrip()
-    return f"{label}:\n{truncate_text(text, max_chars)}" if text else f"{label}: (empty)"
+    return f"{label}:\n{truncate(text, max_chars)}" if text else f"{label}: (empty)"

@@ -15,9 +15,8 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 
-from custom_react.toolbox import APPROVAL_CONFIG_KEY
+from custom_react.toolbox import APPROVAL_CONFIG_KEY, truncate
 from tools.terminal import run_shell_command
-from tools.truncation import truncate_text
 
 MAX_WRITE_CHARS = 1_000_000
 MAX_LISTED_ENTRIES = 200
@@ -98,7 +97,7 @@ class Workspace:
         if not target.is_file():
             raise WorkspaceError(f"There is no file {path!r} in the workspace; use list_files.")
         text = target.read_text(encoding="utf-8", errors="replace")
-        return truncate_text(text, self.max_output_chars) if text else "(the file is empty)"
+        return truncate(text, self.max_output_chars) if text else "(the file is empty)"
 
     def write_file(self, path: str, content: str) -> str:
         """Write `content` to a workspace file, replacing it and creating parent folders."""

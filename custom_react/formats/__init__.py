@@ -5,7 +5,8 @@ A `ReActFormat` bundles what differs between step formats: the prompt templates 
 sequences, how an observation is shown to the model, and the nudge for a last answer. `TEXT`, the
 classic `Thought:` / `Action:` / `Action Input:` / `Observation:` markers, is defined here beside
 the core parser and prompt; the XML tags (`xml_format`) and one JSON object per step
-(`json_format`) are add-ons that `get_format(name)` imports only when asked for. Every parser
+(`json_format`) are add-ons that `get_format(name)` imports only when asked for; both fall back
+to `text_step` when a reply spells the text markers instead. Every parser
 returns the same `Action` / `FinalAnswer` or raises the same `ParseError`, so the loop, its events
 and its history do not depend on the format.
 """
@@ -22,7 +23,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.tools import BaseTool
 
 from custom_react.environment import environment_option
-from custom_react.parser import Action, FinalAnswer, parse_llm_response
+from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
 from custom_react.prompt import TEXT_QUESTION, RenderTools, build_react_prompt, render_tools
 from custom_react.prompts import load_template
 from custom_react.scratchpad import TEXT_CUE, RenderObservation, render_observation
@@ -114,3 +115,16 @@ def get_format(name: str) -> ReActFormat:
         raise ValueError(f"Unknown format {name!r}; choose one of {FORMAT_NAMES}.")
     add_on: ReActFormat = import_module(f"custom_react.formats.{name}_format").FORMAT
     return add_on
+
+
+def text_step(text: str) -> Action | FinalAnswer | None:
+    """The step a reply spells in the text markers, or None (the other formats' fallback).
+
+    Only an Action, or a Final Answer the model marked as one, counts: plain prose is not taken
+    for an answer.
+    """
+    try:
+        step = parse_llm_response(text)
+    except ParseError:
+        return None
+    return step if isinstance(step, Action) or "Final Answer:" in step.log else None

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from typing import Any
 
-from custom_react.formats import NO_STEPS_LEFT, ReActFormat
+from custom_react.formats import NO_STEPS_LEFT, ReActFormat, text_step
 from custom_react.markers import strip_think
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
-from custom_react.prompt import TEXT_QUESTION, render_json_tools
+from custom_react.prompt import JSON_INPUT, TEXT_QUESTION, render_tools
 from custom_react.repair import read_json_object
 from custom_react.tool_calls import read_call, step_fields
 
@@ -69,7 +70,7 @@ def read_step(step: dict[str, Any], preamble: str, text: str) -> Action | FinalA
     if kind == "final_answer":
         return _final_answer(_text(fields["final_answer"]), thought, text)
     if kind is None:
-        if (fallback := _text_step(text)) is not None:
+        if (fallback := text_step(text)) is not None:
             return fallback
         raise ParseError(f"Invalid format: no action and no final answer. {WHAT_TO_WRITE}", text)
     action = fields["action"]
@@ -95,15 +96,6 @@ def _final_answer(output: str, thought: str, text: str) -> FinalAnswer:
     return FinalAnswer(output=output, thought=thought, log=log)
 
 
-def _text_step(text: str) -> Action | FinalAnswer | None:
-    """A reply in the text format whose Action Input happens to be JSON, or None."""
-    try:
-        step = parse_llm_response(text)
-    except ParseError:
-        return None
-    return step if isinstance(step, Action) or "Final Answer:" in step.log else None
-
-
 def _text(value: Any) -> str:
     if value is None:
         return ""
@@ -127,7 +119,7 @@ FORMAT = ReActFormat(
     parse=parse_json_response,
     stop=('"observation"',),
     render_observation=_json_observation,
-    render_tools=render_json_tools,
+    render_tools=partial(render_tools, style=JSON_INPUT),
     question=TEXT_QUESTION,
     cue="",
     final_answer_nudge=f'{NO_STEPS_LEFT}, as {{"final_answer": "..."}}.',

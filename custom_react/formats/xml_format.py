@@ -19,7 +19,7 @@ from __future__ import annotations
 import html
 import re
 
-from custom_react.formats import NO_STEPS_LEFT, ReActFormat
+from custom_react.formats import NO_STEPS_LEFT, ReActFormat, text_step
 from custom_react.markers import strip_think
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response, step_from_call
 from custom_react.prompt import render_tool_signatures
@@ -121,11 +121,8 @@ def _kind(name: str) -> str:
 
 def _without_step(text: str) -> Action | FinalAnswer:
     """Tags but no step: accept a step the text markers spell, else explain the format."""
-    try:
-        step = parse_llm_response(_TAG.sub("", text))
-    except ParseError:
-        step = None
-    if isinstance(step, Action) or (step is not None and "Final Answer:" in step.log):
+    step = text_step(_TAG.sub("", text))
+    if step is not None:
         return step
     raise ParseError(
         f"Invalid format: after <thought> write an <action> or a <final_answer>. {WHAT_TO_WRITE}",

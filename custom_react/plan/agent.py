@@ -71,6 +71,8 @@ class PlanAndExecuteAgent(StepRunnable):
         verbose: Print the plans, each step's ReAct transcript and the answer to the console.
     """
 
+    printer_type = PlanConsolePrinter
+
     def __init__(
         self,
         llm: BaseChatModel,
@@ -94,7 +96,7 @@ class PlanAndExecuteAgent(StepRunnable):
         self.planner = (prompt | llm).with_config(run_name="planner")
         prompt = build_plan_prompt(replanner, REPLANNER_VARIABLES, tools, "replanner")
         self.replanner = (prompt | llm).with_config(run_name="replanner")
-        self.printer = PlanConsolePrinter(language=language) if verbose else None
+        self.watch(verbose, language)
 
     # -- The plan-and-execute loop --------------------------------------------------------------
 

@@ -18,25 +18,22 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.messages.ai import UsageMetadata, add_usage
 
 from custom_react.events import AgentResult, StopReason
+from custom_react.memory import RunRecord
 from custom_react.plan.events import PlanResult
 
 
 @dataclass
-class PlanRun:
+class PlanRun(RunRecord):
     """Messages, past steps and usage of one run, in order."""
 
-    question: str
-    chat_history: list[BaseMessage] = field(default_factory=list)
     messages: list[BaseMessage] = field(default_factory=list)
     intermediate_steps: list[tuple[AgentAction, str]] = field(default_factory=list)
     past_steps: list[tuple[str, str]] = field(default_factory=list)
-    usage: UsageMetadata | None = None
 
     def add_reply(self, stage: str, reply: BaseMessage) -> None:
         """Record a planner or replanner reply (named after its stage) and its token usage."""
         self.messages.append(AIMessage(content=reply.text, name=stage))
-        if isinstance(reply, AIMessage) and reply.usage_metadata:
-            self.usage = add_usage(self.usage, reply.usage_metadata)
+        self.count_usage(reply)
 
     def add_parse_failure(self, error: str) -> None:
         """Record the format error the planner or replanner will read."""

@@ -278,7 +278,7 @@ def test_long_observation_is_truncated_with_a_marker(script):
 
     model = script("Action: dump\nAction Input: a", "Final Answer: ok")
     events, _ = run(CustomReActAgent(model.model, [dump], max_observation_chars=100))
-    assert events[1][2] == "x" * 100 + "\n...[truncated 400 characters]"
+    assert events[1][2] == "x" * 72 + "\n…[truncated 428 characters]"
 
 
 def test_usage_is_summed_over_model_calls(script, tools):

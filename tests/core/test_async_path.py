@@ -281,3 +281,13 @@ def test_a_repeated_call_that_failed_is_not_run_again(script, tools, calls):
 )
 def test_tool_results_become_observation_text(result, text):
     assert observation_text(result) == text
+
+
+def test_verbose_prints_the_same_transcript_under_invoke_and_ainvoke(script, tools, capsys):
+    printed = {}
+    for way in ("invoke", "ainvoke"):
+        agent = CustomReActAgent(script(*REPLIES).model, tools, verbose=True)
+        agent.invoke("q") if way == "invoke" else asyncio.run(agent.ainvoke("q"))
+        printed[way] = capsys.readouterr().out
+    assert "Action: calculator" in printed["invoke"] and "Final Answer" in printed["invoke"]
+    assert printed["ainvoke"] == printed["invoke"]

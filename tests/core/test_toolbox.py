@@ -108,7 +108,28 @@ def test_run_tool_returns_the_result_as_text():
 
 @pytest.mark.parametrize(
     ("text", "limit", "expected"),
-    [("abc", 5, "abc"), ("abcdef", 3, "abc\n...[truncated 3 characters]"), ("abc", None, "abc")],
+    [
+        ("abc", 5, "abc"),
+        ("a" * 100, 60, "a" * 32 + "\n…[truncated 68 characters]"),
+        ("word " * 20, 50, "word word word word wo" + "\n…[truncated 78 characters]"),
+        ("abc", None, "abc"),
+    ],
 )
 def test_truncate(text, limit, expected):
     assert truncate(text, limit) == expected
+    assert len(truncate(text, limit)) <= (limit or len(text))
+
+
+@pytest.mark.parametrize("size", [41, 99, 100, 999, 1000, 10_001])
+def test_truncate_never_goes_over_its_limit(size):
+    for limit in (40, 41, 60, 99, 100, 1000):
+        cut = truncate("x" * size, limit)
+        assert len(cut) <= limit
+        if size > limit:
+            kept = len(cut.split("\n…")[0])
+            assert cut.endswith(f"[truncated {size - kept} characters]")
+
+
+def test_truncate_refuses_a_limit_too_small_for_its_marker():
+    with pytest.raises(ValueError, match="at least 40"):
+        truncate("x" * 100, 10)

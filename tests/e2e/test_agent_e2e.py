@@ -3,6 +3,7 @@ OpenAI-compatible server (llama-cpp-python on loopback). No mocks: real model, r
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -19,8 +20,9 @@ def numbers(text: str) -> list[float]:
 
 
 def test_calculator_question(local_chat_model):
+    """Through `ainvoke`: the model and the tool awaited (the other tests here use `invoke`)."""
     agent = CustomReActAgent(local_chat_model, [calculator], examples=True, max_iterations=6)
-    result = agent.invoke("What is 12.5% of 2480?")
+    result = asyncio.run(agent.ainvoke("What is 12.5% of 2480?"))
     assert result["stop_reason"] == "final_answer"
     assert 310 in numbers(result["output"]), result["output"]
     assert [a.tool for a, _ in result["intermediate_steps"]].count("calculator") >= 1
