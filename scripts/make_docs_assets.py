@@ -28,7 +28,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.tools import BaseTool
+from langchain_core.tools import BaseTool, StructuredTool
 
 from custom_react import ConsolePrinter, CustomReActAgent
 from custom_react import events as ev
@@ -55,6 +55,8 @@ class Run:
     options: dict[str, Any] = field(default_factory=dict)
     workspace: bool = False
     """Give the agent the workspace tools (with a scripted user who refuses `rm` commands)."""
+    polling: bool = False
+    """Give the agent a render job to poll instead (`render_tools`)."""
 
 
 REAL_RUNS = {
@@ -132,6 +134,17 @@ SCRIPTED_RUNS = {
         ],
         workspace=True,
     ),
+    "polling": Run(
+        "Render the sunscreen ad (script-1) and give me the link.",
+        [
+            "Thought: Start the render.\nAction: start_render\nAction Input: script-1",
+            "Thought: Check the render.\nAction: render_status\nAction Input: render-1",
+            "Thought: Not done yet; check again.\nAction: render_status\nAction Input: render-1",
+            "Thought: Not done yet; check again.\nAction: render_status\nAction Input: render-1",
+            "Thought: I now know the final answer\nFinal Answer: The ad is ready: https://videos.example.com/render-1.mp4",
+        ],
+        polling=True,
+    ),
 }
 
 
@@ -166,9 +179,32 @@ def refuse_rm(tool: str, args: dict[str, Any]) -> bool:
     return not str(args.get("command", "")).lstrip().startswith("rm")
 
 
+def render_tools() -> list[BaseTool]:
+    """A render job to poll: `start_render` gives a task id, `render_status` says done on call 3."""
+    polls: list[str] = []
+
+    def start_render(script_id: str) -> str:
+        """Start rendering a script's video; returns a task id at once."""
+        return "Render started: task id render-1. Check it with render_status."
+
+    def render_status(task_id: str) -> str:
+        """Check a render task: queued, rendering with its progress, or done with the link."""
+        polls.append(task_id)
+        steps = ["queued", "rendering 50%", "done: https://videos.example.com/render-1.mp4"]
+        return steps[min(len(polls), 3) - 1]
+
+    status = {"repeatable": True, "max_calls": 6, "poll_interval": 0.0}
+    return [
+        StructuredTool.from_function(start_render),
+        StructuredTool.from_function(render_status, metadata=status),
+    ]
+
+
 def _tools_for(run: Run, workspace: Path) -> list[BaseTool]:
     if run.replies is None:
         return default_tools()
+    if run.polling:
+        return render_tools()
     tools = [make_search_tool(tavily_api_key=None), calculator]
     return [*tools, *make_workspace_tools(workspace)] if run.workspace else tools
 

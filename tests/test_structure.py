@@ -30,6 +30,7 @@ ADD_ONS = (
     "serving",
     "compare",
     "cli",
+    "mcp",
     "formats.xml_format",
     "formats.json_format",
 )

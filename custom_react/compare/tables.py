@@ -3,14 +3,16 @@
 `render_table` shows one row per run, then the per-agent totals and any skipped agents;
 `to_markdown` puts the totals first, then every run, the skipped agents and the settings. Both are
 pure functions of a `ComparisonReport` that return a string: printing or saving it is the
-caller's job. JSON and the side-by-side transcripts are in `custom_react.compare.report`.
+caller's job; `save_comparison` writes the JSON, Markdown and side-by-side transcript files. JSON
+and the side-by-side transcripts themselves are in `custom_react.compare.report`.
 """
 
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
-from custom_react.compare.report import ComparisonReport
+from custom_react.compare.report import ComparisonReport, side_by_side, to_json
 
 _RUN_HEADERS = [
     "question",
@@ -113,3 +115,17 @@ def to_markdown(report: ComparisonReport, *, answer_chars: int = 60) -> str:
     if report.skipped:
         lines += ["", "## Skipped", "", *(f"- {line}" for line in _skipped_lines(report))]
     return "\n".join(lines) + "\n"
+
+
+def save_comparison(report: ComparisonReport, out: Path, question_ids: list[str]) -> None:
+    """Write the report to ``out`` as JSON, Markdown and our-vs-legacy transcripts.
+
+    ``transcripts.txt`` holds one side-by-side block per question when both ``custom`` and
+    ``legacy`` ran, and is empty otherwise.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "compare.json").write_text(to_json(report), encoding="utf-8")
+    (out / "compare.md").write_text(to_markdown(report), encoding="utf-8")
+    both = {"custom", "legacy"} <= set(report.agents)
+    pairs = [side_by_side(report, question_id) for question_id in question_ids] if both else []
+    (out / "transcripts.txt").write_text("\n\n".join(pairs), encoding="utf-8")

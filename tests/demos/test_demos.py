@@ -13,7 +13,7 @@ from custom_react.compare import Question
 from tests.conftest import load_script
 
 DEMOS = Path(__file__).resolve().parents[2] / "demos"
-NAMES = ["price_question", "search_question", "compare_legacy"]
+NAMES = ["price_question", "search_question", "compare_legacy", "weather_outfit", "video_ad"]
 
 
 def load_demo(name: str) -> ModuleType:
