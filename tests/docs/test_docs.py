@@ -40,6 +40,7 @@ MAIN_PAGES = [
     "agent-walkthrough",
     "legacy-vs-custom-vs-create-agent",
     "failure-modes",
+    "pause-and-resume",
 ]
 MODEL_LOCK = "/tmp/custom-react-model.lock"
 

@@ -37,3 +37,32 @@ def test_ask_answers_offline_and_leaves_no_server_behind():
     assert "Final Answer:" in completed.stdout and "310" in completed.stdout
     assert "local qwen2.5-coder-1.5b" in completed.stderr
     assert llama_servers() <= before
+
+
+def test_a_command_that_needs_approval_pauses_and_resumes_from_the_checkpoint_file(tmp_path):
+    """`ask --checkpoint` pauses before the terminal command; `runs` lists it; `resume --approve`
+    runs the command and the model answers from its output."""
+    work, db = tmp_path / "work", tmp_path / "runs.db"
+    work.mkdir()
+    (work / "notes.txt").write_text("hello", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("API_KEY", "BASE_URL"))}
+    cli = [sys.executable, "-m", "custom_react.cli"]
+    question = "Use run_terminal_command to run `ls` in the workspace, then name the files."
+    stored = ["--workspace", str(work), "--checkpoint", str(db)]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [*cli, *args]
+        return subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
+
+    asked = run("ask", question, *stored)
+    assert asked.returncode == 3, asked.stdout + asked.stderr  # paused, waiting for approval
+    assert "Action: run_terminal_command" in asked.stdout
+    assert "paused: run_terminal_command(" in asked.stderr and "custom-react resume" in asked.stderr
+    listed = run("runs", "--checkpoint", str(db))
+    run_id = listed.stdout.split()[0]
+    assert "needs_approval" in listed.stdout and question in listed.stdout
+    resumed = run("resume", run_id, *stored, "--approve")
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert "Decision: approved" in resumed.stdout
+    assert "notes.txt" in resumed.stdout  # the command's output, as the observation
+    assert "Final Answer:" in resumed.stdout
