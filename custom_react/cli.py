@@ -88,7 +88,7 @@ def ask(
         events = answer(agent, question, lang=lang, quiet=quiet)
     for path in save or []:
         typer.echo(f"saved: {save_transcript(path, question, events, language=lang)}", err=True)
-    finish(events, quiet=quiet, checkpoint=checkpoint)
+    finish(events, quiet=quiet, checkpoint=checkpoint, workspace=workspace)
 
 
 def _agent(
@@ -145,7 +145,7 @@ def resume(
         except (ValueError, CheckpointError) as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(2) from None
-    finish(events, quiet=quiet, checkpoint=checkpoint)
+    finish(events, quiet=quiet, checkpoint=checkpoint, workspace=workspace)
 
 
 @app.command()

@@ -59,7 +59,9 @@ def answer(
     return list(show_live(agent.stream(agent_input), printer, spinner=False if quiet else None))
 
 
-def finish(events: list[AgentEvent], *, quiet: bool, checkpoint: Path | None) -> None:
+def finish(
+    events: list[AgentEvent], *, quiet: bool, checkpoint: Path | None, workspace: Path | None
+) -> None:
     """End the command as the run ended: print the answer when quiet, then exit with its code."""
     last = events[-1]
     if not isinstance(last, RunFinished):
@@ -71,6 +73,7 @@ def finish(events: list[AgentEvent], *, quiet: bool, checkpoint: Path | None) ->
     if result.stop_reason == "needs_approval" and result.state:
         call = result.state["pending"]
         where = f" --checkpoint {checkpoint}" if checkpoint else ""
+        where += f" --workspace {workspace}" if workspace else ""
         typer.echo(
             f"paused: {call['tool']}({input_text(call['tool_input'])}) needs your approval; "
             f"continue with: custom-react resume {result.run_id}{where} "
