@@ -40,11 +40,19 @@ returns a `T`."""
 def invoking(
     runnable: Runnable[Any, T], value: Any, config: RunnableConfig, **kwargs: Any
 ) -> Call[T]:
-    """`runnable.invoke(value, config)`, or its `ainvoke` under an async run."""
-    return Call(
-        partial(runnable.invoke, value, config, **kwargs),
-        partial(runnable.ainvoke, value, config, **kwargs),
-    )
+    """`runnable.invoke(value, config)`, or its `ainvoke` under an async run.
+
+    The methods are looked up only when the call is made, so an object with `invoke` alone (a
+    hand-written model wrapper, say) still runs under `invoke`.
+    """
+
+    def run() -> T:
+        return runnable.invoke(value, config, **kwargs)
+
+    def arun() -> Awaitable[T]:
+        return runnable.ainvoke(value, config, **kwargs)
+
+    return Call(run, arun)
 
 
 def sleeping(seconds: float) -> Call[None]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID
 
 import pytest
@@ -291,3 +291,17 @@ def test_verbose_prints_the_same_transcript_under_invoke_and_ainvoke(script, too
         printed[way] = capsys.readouterr().out
     assert "Action: calculator" in printed["invoke"] and "Final Answer" in printed["invoke"]
     assert printed["ainvoke"] == printed["invoke"]
+
+
+def test_a_model_wrapper_with_only_invoke_runs_under_invoke(script, tools):
+    """A hand-written wrapper (no `ainvoke`) is enough for plain `invoke`."""
+    inner = script("Action: calculator\nAction Input: 2 + 2", "Final Answer: 4").model
+
+    class OnlyInvoke:
+        metadata: ClassVar[dict[str, Any]] = {}
+
+        def invoke(self, messages: Any, config: Any = None, stop: Any = None) -> Any:
+            return inner.invoke(messages, config=config, stop=stop)
+
+    result = CustomReActAgent(OnlyInvoke(), tools).invoke("2 + 2?")  # type: ignore[arg-type]
+    assert result["output"] == "4" and result["intermediate_steps"][0][1] == "4"
