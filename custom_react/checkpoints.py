@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from custom_react.events import AgentResult
-from custom_react.state import STATE_VERSION
+from custom_react.state import STATE_VERSION, RunStore
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -63,6 +63,7 @@ class SQLiteStore:
         """
         self.path = Path(path)
         with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")  # kept by the file: set once, not per write
             db.executescript(_SCHEMA)
             db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (str(STATE_VERSION),))
             (found,) = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
@@ -76,7 +77,6 @@ class SQLiteStore:
     def _connect(self) -> Iterator[sqlite3.Connection]:
         db = sqlite3.connect(self.path, timeout=30.0)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
             with db:  # one transaction: committed on success, rolled back on error
                 yield db
         finally:
@@ -145,8 +145,8 @@ class SQLiteStore:
         return [RunInfo(*row) for row in rows]
 
 
-def open_store(store: str | Path | Any | None) -> Any:
+def open_store(store: str | Path | RunStore | None) -> RunStore | None:
     """The agent's `checkpoint` option as a store: a path opens a `SQLiteStore`."""
-    if store is None or hasattr(store, "add_step"):
+    if store is None or isinstance(store, RunStore):
         return store
     return SQLiteStore(store)

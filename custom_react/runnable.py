@@ -88,10 +88,12 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         )
 
     async def _adrain(self, agent_input: AgentInput, config: RunnableConfig) -> dict[str, Any]:
-        events = [event async for event in self._aevents(agent_input, config)]
-        if not events or not isinstance(events[-1], ev.RunFinished):
+        last: ev.AgentEvent | None = None
+        async for event in self._aevents(agent_input, config):
+            last = event  # run to the end, keep the last event
+        if not isinstance(last, ev.RunFinished):
             raise RuntimeError("The agent loop ended without a RunFinished event.")
-        return events[-1].result.to_dict()
+        return last.result.to_dict()
 
     def stream(  # type: ignore[override]  # yields step events, not partial result dicts
         self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any

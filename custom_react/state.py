@@ -13,7 +13,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
 
@@ -30,6 +30,7 @@ _KINDS: dict[str, type[Any]] = {
 }
 
 
+@runtime_checkable
 class RunStore(Protocol):
     """Where a run's steps are written as they are recorded (`checkpoints.SQLiteStore`)."""
 
