@@ -47,7 +47,7 @@ Save = Annotated[
     typer.Option("--save", help="Also save the run: .md, .html or .mmd (repeatable)."),
 ]
 Questions = Annotated[Path, typer.Option(help="JSONL: one {id, question, expected} a line.")]
-Agents = Annotated[str, typer.Option(help="Comma-separated: custom,legacy,create_agent.")]
+Agents = Annotated[str, typer.Option(help="Comma-separated agent names (default: all four).")]
 Out = Annotated[Path, typer.Option(help="Folder for compare.json, .md and transcripts.")]
 Checkpoint = Annotated[
     Path | None,
@@ -151,13 +151,13 @@ def resume(
 @app.command()
 def compare(
     questions: Questions = Path("questions/default.jsonl"),
-    agents: Agents = "custom,legacy,create_agent",
+    agents: Agents = "custom,legacy,create_agent,create_agent_text",
     out: Out = Path("runs/compare"),
     model: Model = None,
     base_url: BaseUrl = None,
     max_iterations: MaxIterations = 8,
 ) -> None:
-    """Run our agent, the legacy AgentExecutor and create_agent on the same questions and model."""
+    """Run our agent, the legacy AgentExecutor, create_agent and create_agent with text ReAct."""
     from custom_react.compare import load_questions, render_table, run_comparison, save_comparison
     from tools import default_tools
 
@@ -171,6 +171,7 @@ def compare(
             model_name=model_name,
             on_record=_show_progress,
         )
+    report.settings.update(questions=str(questions), command=f"custom-react compare --out {out}")
     save_comparison(report, out, [question.id for question in load_questions(questions)])
     typer.echo(render_table(report))
     typer.echo(f"saved: {out}/compare.json, compare.md, transcripts.txt", err=True)

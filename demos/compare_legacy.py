@@ -1,11 +1,12 @@
-"""Demo: our agent vs LangChain's legacy `create_react_agent` + `AgentExecutor` (and `create_agent`
-when the model returns tool calls), on the same model, tools and questions, side by side.
+"""Demo: our agent vs LangChain's legacy `create_react_agent` + `AgentExecutor`, on the same model,
+tools and questions, side by side.
 
 Runs the comparison harness (`custom_react.compare`) on a few questions from
 `questions/default.jsonl`, prints both transcripts of each question in two columns, then the table
 (answer, correct, iterations, model calls, tokens, parse failures, time). Offline by default on the
-bundled local model. For the whole question set and saved JSON/Markdown reports, run
-`python bench/compare_local.py`.
+bundled local model. For all four agents (with `create_agent`, natively and with text ReAct) on
+the whole question set, with saved JSON/Markdown reports, run
+`custom-react compare --out bench/results/compare`.
 
 Run from the repository root:  python demos/compare_legacy.py [question ids...]
 """
@@ -42,7 +43,9 @@ def run(
     model_name: str = "",
 ) -> ComparisonReport:
     """Compare the agents on `questions`; write the transcripts side by side, then the table."""
-    report = run_comparison(questions, llm, default_tools, model_name=model_name)
+    report = run_comparison(
+        questions, llm, default_tools, agents=("custom", "legacy"), model_name=model_name
+    )
     for question in questions:
         if {"custom", "legacy"} <= set(report.agents):
             write("\n" + side_by_side(report, question.id, width=58))

@@ -8,7 +8,8 @@ gets `<name>_replies.txt`, the raw replies the scripted model gave. Then every r
 `docs/*.md` marked `<!-- embed: PATH -->` ... `<!-- /embed -->` is refilled with the current
 content of PATH (relative to the page; Markdown files go in as they are, other files in a code
 fence), so no diagram in the docs is drawn by hand. The side-by-side comparison transcript comes
-from the saved results of `bench/compare_local.py` (`bench/results/compare_local.json`).
+from the saved results of `custom-react compare --out bench/results/compare`
+(`bench/results/compare/compare.json`).
 
     flock /tmp/custom-react-model.lock python scripts/make_docs_assets.py   # everything
     python scripts/make_docs_assets.py --scripted                           # no model needed
@@ -41,7 +42,7 @@ ASSETS = DOCS / "assets"
 FORMATS = (".txt", ".md", ".html", ".mmd")
 EMBED = re.compile(r"(<!-- embed: (?P<path>\S+) -->\n)(?P<body>.*?)(<!-- /embed -->)", re.DOTALL)
 FENCES = {".mmd": "mermaid", ".txt": "text"}
-COMPARISON = ROOT / "bench" / "results" / "compare_local.json"
+COMPARISON = ROOT / "bench" / "results" / "compare" / "compare.json"
 COMPARISON_QUESTION = "rose-markup"
 
 
@@ -248,7 +249,7 @@ def make_comparison(out: Path = ASSETS) -> None:
     from custom_react.compare.report import ComparisonReport, RunRecord, side_by_side
 
     if not COMPARISON.is_file():
-        say(f"skipped: {COMPARISON.relative_to(ROOT)} is missing (run bench/compare_local.py)")
+        say(f"skipped: {COMPARISON.relative_to(ROOT)} is missing (run custom-react compare)")
         return
     data = json.loads(COMPARISON.read_text(encoding="utf-8"))
     data.pop("totals", None)
@@ -256,9 +257,13 @@ def make_comparison(out: Path = ASSETS) -> None:
     report = ComparisonReport(**data)
     text = side_by_side(report, COMPARISON_QUESTION, "custom", "legacy")
     (out / f"compare_{COMPARISON_QUESTION}.txt").write_text(text + "\n", encoding="utf-8")
+    graphs = side_by_side(report, COMPARISON_QUESTION, "create_agent", "create_agent_text")
+    (out / f"compare_{COMPARISON_QUESTION}_create_agent.txt").write_text(
+        graphs + "\n", encoding="utf-8"
+    )
     tables = COMPARISON.with_suffix(".md").read_text(encoding="utf-8")
     (out / "compare_local.md").write_text(tables, encoding="utf-8")
-    say(f"comparison: compare_{COMPARISON_QUESTION}.txt, compare_local.md")
+    say(f"comparison: compare_{COMPARISON_QUESTION}.txt, _create_agent.txt, compare_local.md")
 
 
 def refilled(page: Path) -> str:

@@ -32,6 +32,7 @@ ADD_ONS = (
     "cli",
     "cli_support",
     "mcp",
+    "middleware",
     "formats.xml_format",
     "formats.json_format",
 )

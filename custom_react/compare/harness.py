@@ -25,10 +25,11 @@ from custom_react.compare.runners import (
     create_agent_runner,
     custom_runner,
     legacy_runner,
+    text_react_runner,
     tool_calling_problem,
 )
 
-AGENTS = ("custom", "legacy", "create_agent")
+AGENTS = ("custom", "legacy", "create_agent", "create_agent_text")
 """The agents a comparison runs by default, in order."""
 RunnerFactory = Callable[[BaseChatModel, list[BaseTool], int], Runner]
 """Build one agent's runner from (model, fresh tools, max_iterations)."""
@@ -36,6 +37,7 @@ DEFAULT_RUNNERS: dict[str, RunnerFactory] = {
     "custom": custom_runner,
     "legacy": legacy_runner,
     "create_agent": create_agent_runner,
+    "create_agent_text": text_react_runner,
 }
 """The runner factory for each name in `AGENTS`."""
 _COUNTERS = ("model_calls", "tool_calls", "prompt_tokens", "completion_tokens")

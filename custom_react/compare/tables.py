@@ -1,7 +1,8 @@
 """The comparison report as tables: aligned plain text for a terminal, and Markdown for a file.
 
 `render_table` shows one row per run, then the per-agent totals and any skipped agents;
-`to_markdown` puts the totals first, then every run, the skipped agents and the settings. Both are
+`to_markdown` puts the totals first, then every run, the skipped agents, what each agent is and
+where their results differ (`custom_react.compare.notes`). Both are
 pure functions of a `ComparisonReport` that return a string: printing or saving it is the
 caller's job; `save_comparison` writes the JSON, Markdown and side-by-side transcript files. JSON
 and the side-by-side transcripts themselves are in `custom_react.compare.report`.
@@ -12,6 +13,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+from custom_react.compare.notes import AGENT_NOTES, differences
 from custom_react.compare.report import ComparisonReport, side_by_side, to_json
 
 _RUN_HEADERS = [
@@ -100,6 +102,8 @@ def render_table(report: ComparisonReport, *, answer_chars: int = 40) -> str:
     lines += ["Totals", *_text_table(_TOTAL_HEADERS, _total_rows(report))]
     if report.skipped:
         lines += ["", *_skipped_lines(report)]
+    if explained := differences(report):
+        lines += ["", "Where they differ", *(f"- {line}" for line in explained)]
     return "\n".join(lines)
 
 
@@ -114,6 +118,12 @@ def to_markdown(report: ComparisonReport, *, answer_chars: int = 60) -> str:
     lines += ["## Runs", "", *_markdown_table(_RUN_HEADERS, _run_rows(report, answer_chars))]
     if report.skipped:
         lines += ["", "## Skipped", "", *(f"- {line}" for line in _skipped_lines(report))]
+    notes = [
+        f"- **{agent}**: {AGENT_NOTES[agent]}" for agent in report.agents if agent in AGENT_NOTES
+    ]
+    lines += ["", "## The agents", "", *notes] if notes else []
+    if explained := differences(report):
+        lines += ["", "## Where they differ", "", *(f"- {line}" for line in explained)]
     return "\n".join(lines) + "\n"
 
 

@@ -23,6 +23,8 @@ from collections import deque
 from importlib.util import find_spec
 from pathlib import Path
 
+from custom_react.serving import chat_format as chat_format_module
+from custom_react.serving.chat_format import TOOL_CHAT_FORMAT
 from custom_react.serving.errors import INSTALL_HINT, LocalModelError
 
 # Modules of llama-cpp-python and of its [server] extra that `python -m llama_cpp.server` imports.
@@ -44,7 +46,9 @@ def check_server_installed() -> None:
 
 # Runs `python -m llama_cpp.server` with a watchdog thread: the server lives in its own process
 # group (out of reach of Ctrl-C and of our atexit if we are killed), so it exits by itself as soon
-# as the process that started it is gone and it has been handed to another parent.
+# as the process that started it is gone and it has been handed to another parent. Before the
+# server starts it registers the tool-calling chat format (`chat_format.py`, run by path: it
+# imports nothing of ours).
 _LAUNCHER = """
 import os, runpy, threading, time
 def watch_parent():
@@ -52,14 +56,27 @@ def watch_parent():
         time.sleep(0.5)
     os._exit(3)
 threading.Thread(target=watch_parent, daemon=True).start()
+runpy.run_path({chat_format_file!r})["register"]()
 runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
 """
 
 
 def server_command(
-    model_path: Path, *, alias: str, host: str, port: int, n_ctx: int, n_threads: int
+    model_path: Path,
+    *,
+    alias: str,
+    host: str,
+    port: int,
+    n_ctx: int,
+    n_threads: int,
+    chat_format: str | None = TOOL_CHAT_FORMAT,
 ) -> list[str]:
-    """Return the argv that serves ``model_path`` with its own chat template, quietly."""
+    """Return the argv that serves ``model_path`` quietly.
+
+    ``chat_format`` ``TOOL_CHAT_FORMAT`` (the default) answers requests without tools in the
+    model's own chat template and requests with tools with OpenAI ``tool_calls``
+    (``custom_react.serving.chat_format``); ``None`` uses the model's own template for both.
+    """
     options = {
         "--model": str(model_path),
         "--model_alias": alias,
@@ -71,7 +88,10 @@ def server_command(
         "--logits_all": "false",  # else it keeps n_ctx x vocabulary floats: gigabytes, and slow
         "--verbose": "false",
     }
-    launcher = [sys.executable, "-c", _LAUNCHER.format(parent=os.getpid())]
+    if chat_format is not None:
+        options["--chat_format"] = chat_format
+    script = _LAUNCHER.format(parent=os.getpid(), chat_format_file=chat_format_module.__file__)
+    launcher = [sys.executable, "-c", script]
     return [*launcher, *(part for option in options.items() for part in option)]
 
 

@@ -5,9 +5,9 @@ checked) loopback port, logging to a file; it waits until the server answers a f
 hands out ``ChatOpenAI`` clients for it, and stops it (terminate, then kill) on exit, at
 interpreter exit and on Ctrl-C. This module holds the server's lifecycle only: process plumbing
 is in ``serving.process``, readiness and death messages in ``serving.health``, the clients'
-watching transports in ``serving.transport``, and the GGUF file comes from
-``serving.weights.ensure_model_file``. Choosing a hosted or local model is ``serving.models``' job:
-this module never reads settings or ``.env`` files.
+watching transports in ``serving.transport``, the tool-calling chat format in
+``serving.chat_format``, the GGUF file from ``serving.weights``. Choosing a hosted or local model
+is ``serving.models``' job.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any, Self
 
 from langchain_openai import ChatOpenAI
 
+from custom_react.serving.chat_format import TOOL_CHAT_FORMAT
 from custom_react.serving.errors import LocalModelError
 from custom_react.serving.health import death_message, wait_for_startup
 from custom_react.serving.process import (
@@ -50,6 +51,7 @@ class LocalModelServer:
         n_threads: int | None = None,
         startup_timeout: float = 180.0,
         log_path: Path | None = None,
+        chat_format: str | None = TOOL_CHAT_FORMAT,
     ) -> None:
         """Describe the server; nothing starts before ``start()`` or ``with``.
 
@@ -63,6 +65,7 @@ class LocalModelServer:
             startup_timeout: Seconds to wait for the server to answer before giving up.
             log_path: File for the server's output; when ``None``, a temporary file that is
                 removed after a clean stop and kept (and named in the error) after a failure.
+            chat_format: ``TOOL_CHAT_FORMAT``: native ``tool_calls`` (see ``serving.chat_format``).
         """
         self.model_path = Path(model_path)
         self.host = host
@@ -71,6 +74,7 @@ class LocalModelServer:
         self.n_threads = n_threads or default_threads()
         self.startup_timeout = startup_timeout
         self.log_path = log_path
+        self.chat_format = chat_format
         self.model_name = self.model_path.stem
         self._owns_log = False
         self._process: subprocess.Popen[bytes] | None = None
@@ -89,9 +93,8 @@ class LocalModelServer:
         """Launch the server and wait until it answers a first completion; idempotent.
 
         Raises:
-            LocalModelError: llama-cpp-python is missing, the model file does not exist, the
-                port is taken, or the server exited, failed or timed out while starting (the
-                message quotes the end of its log).
+            LocalModelError: llama-cpp-python or the model file is missing, the port is taken,
+                or the server failed or timed out while starting (quoting its log's end).
         """
         if self._process is not None:
             return self
@@ -109,6 +112,7 @@ class LocalModelServer:
             port=self.port,
             n_ctx=self.n_ctx,
             n_threads=self.n_threads,
+            chat_format=self.chat_format,
         )
         self._process = launch(command, self.log_path)  # its own process group: stop() ends it all
         atexit.register(self.stop)
@@ -140,11 +144,9 @@ class LocalModelServer:
     def chat_model(self, **kwargs: Any) -> ChatOpenAI:
         """Return a ``ChatOpenAI`` for this server; keyword arguments override the defaults.
 
-        Defaults: temperature 0, at most 512 new tokens, ``LOCAL_TIMEOUT`` and one retry, and
-        ``metadata`` announcing the context window (the agent's prompt budget comes from it) and
-        that tokens are to be estimated (tiktoken would try to download an encoding). The
-        client's transport watches the server process, so a request to a server that died
-        raises ``LocalModelError`` with the exit code and log tail, not "Connection error".
+        Defaults: temperature 0, at most 512 new tokens, ``LOCAL_TIMEOUT``, one retry, ``metadata``
+        with the context window (the prompt budget) and ``count_tokens: estimate`` (no tiktoken
+        download), and transports that raise ``LocalModelError`` for a dead server.
         """
         if self._process is None:
             raise LocalModelError("the local model server is not running: call start() first")
@@ -171,10 +173,7 @@ class LocalModelServer:
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        """Stop the server; if it died in the block, keep its log and say so in the block's error.
-
-        The block's exception (typically openai's "Connection error.") becomes its ``__cause__``.
-        """
+        """Stop the server; if it died in the block, keep its log and raise that (from the error)."""
         died = self._process is not None and self._process.poll() is not None
         death = self._death_message() if died else ""
         self.stop(keep_log=died)

@@ -3,13 +3,16 @@
 When the llama.cpp server dies, a request to it fails with openai's bare "Connection error."
 ``WatchedTransport`` and ``AsyncWatchedTransport`` ask the server's owner first (a ``check``
 callable that raises when the process has exited), so the caller sees the exit code and the log
-tail instead. ``watched_clients`` builds the pair of clients ``ChatOpenAI`` takes. Nothing here
-knows about processes or starts anything: the check is injected by ``LocalModelServer``.
+tail instead. ``watched_clients`` builds the pair of clients ``ChatOpenAI`` takes. Both also
+send a tool-calling turn the way llama-cpp-python's server validates it (``server_ready``).
+Nothing here knows about processes or starts anything: the check is injected by
+``LocalModelServer``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +26,33 @@ once by these transports, so the timeout only guards against one that hangs."""
 Check = Callable[[float], None]
 """``check(grace)`` raises if the server has exited (waiting up to ``grace`` s for an exit in
 progress) and returns if it still runs."""
+
+
+def server_ready(request: httpx.Request) -> httpx.Request:
+    """Return ``request`` with each assistant turn's ``"content": null`` sent as ``""``.
+
+    LangChain (as OpenAI's API allows) sends ``null`` content for an assistant turn that only
+    calls tools; llama-cpp-python's server rejects it (HTTP 500, "Input should be a valid
+    string"), so the second step of every native tool-calling run would fail. Other requests
+    are returned unchanged.
+    """
+    if request.method != "POST" or not request.url.path.endswith("/chat/completions"):
+        return request
+    body = json.loads(request.read())
+    turns = [m for m in body.get("messages", []) if m.get("role") == "assistant"]
+    if not any(turn.get("content") is None for turn in turns):
+        return request
+    for turn in turns:
+        if turn.get("content") is None:
+            turn["content"] = ""
+    headers = [(k, v) for k, v in request.headers.multi_items() if k.lower() != "content-length"]
+    return httpx.Request(
+        request.method,
+        request.url,
+        headers=headers,
+        content=json.dumps(body).encode(),
+        extensions=request.extensions,
+    )
 
 
 class WatchedTransport(httpx.HTTPTransport):
@@ -41,7 +71,7 @@ class WatchedTransport(httpx.HTTPTransport):
         """
         self._check(0.0)
         try:
-            return super().handle_request(request)
+            return super().handle_request(server_ready(request))
         except httpx.TransportError:
             self._check(1.0)  # a server killed mid-request closes the socket just before exiting
             raise
@@ -62,7 +92,7 @@ class AsyncWatchedTransport(httpx.AsyncHTTPTransport):
         """
         self._check(0.0)
         try:
-            return await super().handle_async_request(request)
+            return await super().handle_async_request(server_ready(request))
         except httpx.TransportError:
             await asyncio.to_thread(self._check, 1.0)
             raise

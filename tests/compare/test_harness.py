@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
-from custom_react.compare import Question, render_table, run_comparison
+from custom_react.compare import AGENTS, Question, render_table, run_comparison
 from custom_react.compare.runners import Runner, RunOutcome, legacy_outcome
 from tests.compare.fakes import (
     PERCENT,
@@ -134,3 +134,19 @@ def test_legacy_outcome_reads_a_run_stopped_by_the_iteration_limit() -> None:
         "max_iterations",
         0,
     )
+
+
+def test_create_agent_with_text_react_runs_on_text_replies_and_counts_its_format_errors() -> None:
+    """The fourth agent needs no tool calls: the scripted text run solves, as ours does."""
+    report = run_comparison(
+        [PERCENT], scripted(*TEXT_SCRIPT), offline_tools, agents=("create_agent_text",)
+    )
+
+    (record,) = report.records
+    assert (record.correct, record.model_calls, record.tool_calls) == (True, 3, 1)  # not _Exception
+    assert record.parse_failures == 1 and record.stop_reason == "final_answer"
+    assert record.transcript[0] == "Thought: I should work this out."
+    assert record.transcript[1].startswith("Observation: Invalid format")
+    assert "Action: calculator" in record.transcript[2]
+    assert record.transcript[-1].endswith("Final Answer: 310")
+    assert "create_agent_text" in AGENTS and not report.skipped

@@ -4,7 +4,8 @@ One module per agent: `custom.py` runs our `CustomReActAgent` (its English or Ch
 the question); `legacy.py` builds the classic `create_react_agent` (the `hwchase17/react` hub
 prompt, inlined: the hub needs the network) in `AgentExecutor(handle_parsing_errors=True,
 return_intermediate_steps=True)`; `create_agent.py` builds LangChain 1.x `create_agent`, which
-needs provider tool calls, and `tool_calling_problem` asks the model once whether it makes them.
+needs provider tool calls, and `tool_calling_problem` asks the model once whether it makes them;
+`text_react.py` builds `create_agent` with `TextReActMiddleware` (text ReAct, no tool calls needed).
 `outcome.py` holds what they share: a runner answers one question with a `RunOutcome` (answer,
 iterations, stop reason, parse failures, transcript), and LangChain's agents get
 `handle_tool_error=True` tools, so a `ToolException` is an observation, as every tool error is in
@@ -21,6 +22,7 @@ from custom_react.compare.runners.create_agent import (
 from custom_react.compare.runners.custom import custom_runner
 from custom_react.compare.runners.legacy import LEGACY_REACT_PROMPT, legacy_outcome, legacy_runner
 from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
+from custom_react.compare.runners.text_react import react_lines, text_react_runner
 from custom_react.memory import PARSE_ERROR_TOOL
 
 __all__ = [
@@ -34,6 +36,8 @@ __all__ = [
     "custom_runner",
     "legacy_outcome",
     "legacy_runner",
+    "react_lines",
+    "text_react_runner",
     "tool_calling_problem",
     "with_tool_errors_handled",
 ]

@@ -11,7 +11,7 @@ built.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -25,6 +25,9 @@ CREATE_AGENT_SYSTEM_PROMPT = (
     "do not guess numbers. Answer in the language of the question."
 )
 _PROBE_QUESTION = "What is 17 * 23? Use the calculator tool."
+LIMIT_REACHED = "Model call limits exceeded:"
+"""How the text of the message `ModelCallLimitMiddleware(exit_behavior="end")` ends a run with
+begins: the graph's last `AIMessage`, but not a model reply."""
 
 
 def create_agent_runner(
@@ -49,13 +52,33 @@ def create_agent_runner(
     return run
 
 
-def create_agent_outcome(messages: Sequence[BaseMessage]) -> RunOutcome:
+def create_agent_outcome(
+    messages: Sequence[BaseMessage],
+    transcript: Callable[[Sequence[BaseMessage]], list[str]] | None = None,
+) -> RunOutcome:
     """Read the message list a `create_agent` run ends with into a `RunOutcome`.
 
-    Every model reply is one iteration; the run answered when the last reply calls no tool.
+    Every model reply is one iteration; the run answered when the last reply calls no tool. The
+    model-call limit's closing message is not a reply: a run that ends with it hit the limit.
+    `transcript` writes the messages as lines (default: `transcript_lines`).
     """
-    lines: list[str] = []
+    write = transcript or transcript_lines
     replies = [message for message in messages if isinstance(message, AIMessage)]
+    if replies and replies[-1].text.startswith(LIMIT_REACHED) and not replies[-1].tool_calls:
+        replies.pop()
+        return RunOutcome("", len(replies), "max_iterations", transcript=write(messages[:-1]))
+    return RunOutcome(*_answer(replies), transcript=write(messages))
+
+
+def _answer(replies: Sequence[AIMessage]) -> tuple[str, int, str]:
+    answered = bool(replies) and not replies[-1].tool_calls
+    output = replies[-1].text.strip() if answered else ""
+    return output, len(replies), "final_answer" if answered else "max_iterations"
+
+
+def transcript_lines(messages: Sequence[BaseMessage]) -> list[str]:
+    """Provider tool calls and their results as Thought / Action / Observation lines."""
+    lines: list[str] = []
     for message in messages:
         if isinstance(message, ToolMessage):
             lines.append(f"Observation: {message.text}")
@@ -66,10 +89,7 @@ def create_agent_outcome(messages: Sequence[BaseMessage]) -> RunOutcome:
             for call in message.tool_calls:
                 lines.append(f"Action: {call['name']}")
                 lines.append(f"Action Input: {json.dumps(call['args'], ensure_ascii=False)}")
-    answered = bool(replies) and not replies[-1].tool_calls
-    output = replies[-1].text.strip() if answered else ""
-    stop_reason = "final_answer" if answered else "max_iterations"
-    return RunOutcome(output, len(replies), stop_reason, transcript=lines)
+    return lines
 
 
 def tool_calling_problem(llm: BaseChatModel, tools: Sequence[BaseTool]) -> str | None:

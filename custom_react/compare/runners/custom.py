@@ -23,6 +23,11 @@ from custom_react.printing import ConsolePrinter
 _CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
 
+def question_language(question: str) -> str:
+    """Which prompt a question gets: "zh" when it has Chinese characters, else "en"."""
+    return "zh" if _CHINESE.search(question) else "en"
+
+
 def custom_runner(
     llm: BaseChatModel, tools: list[BaseTool], max_iterations: int, *, examples: bool = True
 ) -> Runner:
@@ -39,7 +44,7 @@ def custom_runner(
     """
 
     def run(question: str, config: RunnableConfig) -> RunOutcome:
-        language = "zh" if _CHINESE.search(question) else "en"
+        language = question_language(question)
         agent = CustomReActAgent(
             llm, tools, max_iterations=max_iterations, language=language, examples=examples
         )

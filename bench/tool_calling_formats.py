@@ -1,0 +1,105 @@
+"""Which chat format gives `create_agent` native tool calls on the bundled model? Measured.
+
+Starts the local server once per chat format and runs LangChain 1.x `create_agent` (the harness's
+runner, no probe) on the same questions with the same tools and step limit:
+
+- `model template`: llama-cpp-python's default, the GGUF's own Jinja template (how the server
+  ran before): the model writes its calls as text;
+- `chatml-function-calling`: llama-cpp-python's tool-calling format for ChatML models, as it comes;
+- `custom-react-tools`: the same format with its three gaps closed
+  (`custom_react.serving.chat_format`), what the local server now starts with.
+
+Writes `bench/results/tool_calling_formats.md` and `.json` (every run with its transcript).
+
+    flock /tmp/custom-react-model.lock python bench/tool_calling_formats.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from custom_react.compare import RunRecord, load_questions, run_comparison
+from custom_react.serving.chat_format import TOOL_CHAT_FORMAT
+from custom_react.serving.server import LocalModelServer
+from custom_react.serving.weights import ensure_model_file
+from tools import default_tools
+
+ROOT = Path(__file__).resolve().parents[1]
+FORMATS = {"model template": None, "chatml-function-calling": "chatml-function-calling"}
+FORMATS[TOOL_CHAT_FORMAT] = TOOL_CHAT_FORMAT
+
+
+def main() -> None:
+    """Run `create_agent` under each chat format; print and save the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--questions", default=str(ROOT / "questions" / "default.jsonl"))
+    parser.add_argument("--max-iterations", type=int, default=8)
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
+    args = parser.parse_args()
+    questions = load_questions(args.questions)
+    results: dict[str, list[RunRecord]] = {}
+    for label, chat_format in FORMATS.items():
+        with LocalModelServer(ensure_model_file(), chat_format=chat_format) as server:
+            report = run_comparison(
+                questions,
+                server.chat_model(),
+                default_tools,
+                agents=("create_agent",),
+                max_iterations=args.max_iterations,
+                probe_tool_calling=False,
+                on_record=lambda record, label=label: print(label, one_line(record), flush=True),
+            )
+        results[label] = report.records
+    table = render(results, len(questions))
+    print(table)
+    out = Path(args.out)
+    (out / "tool_calling_formats.md").write_text(table, encoding="utf-8")
+    runs = {label: [asdict(record) for record in records] for label, records in results.items()}
+    (out / "tool_calling_formats.json").write_text(
+        json.dumps(runs, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
+
+
+def one_line(record: RunRecord) -> str:
+    """A progress line for one run."""
+    answer = " ".join(record.answer.split())[:60]
+    return (
+        f"{record.question_id:<18} correct={record.correct} calls={record.model_calls} {answer!r}"
+    )
+
+
+def render(results: dict[str, list[RunRecord]], asked: int) -> str:
+    """The Markdown report: one row per chat format."""
+    rows = [
+        "| chat format | solved | answered (not empty) | runs with a tool call | model calls | "
+        "tool calls | time |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for label, records in results.items():
+        solved = sum(bool(record.correct) for record in records)
+        answered = sum(bool(record.answer.strip()) for record in records)
+        with_call = sum(record.tool_calls > 0 for record in records)
+        calls = sum(record.model_calls for record in records)
+        tool_calls = sum(record.tool_calls for record in records)
+        seconds = sum(record.wall_time for record in records)
+        rows.append(
+            f"| `{label}` | {solved}/{asked} | {answered}/{asked} | {with_call}/{asked} | "
+            f"{calls} | {tool_calls} | {seconds:.0f} s |"
+        )
+    date = time.strftime("%Y-%m-%d")
+    return (
+        "# Native tool calls from the bundled model: which chat format\n\n"
+        f"LangChain 1.x `create_agent` on `questions/default.jsonl`, qwen2.5-coder-1.5b, {date}, "
+        "temperature 0, `max_iterations` 8.\n"
+        "Command: `flock /tmp/custom-react-model.lock python bench/tool_calling_formats.py`\n\n"
+        + "\n".join(rows)
+        + "\n"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""LangChain 1.x `create_agent` with `TextReActMiddleware`: text ReAct inside LangChain's graph.
+
+The fourth agent of the comparison: `create_agent`'s own graph and tools node, with this project's
+prompt and parser in the model call (`custom_react.middleware`), so it runs on a model without
+native tool calls. Like our runner it picks the English or Chinese prompt by the question and keeps
+the bundled few-shot example; the step limit is `ModelCallLimitMiddleware`, as for `create_agent`.
+It needs the `legacy` extra (`langchain`), imported only when a runner is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
+
+from custom_react.compare.runners.create_agent import create_agent_outcome
+from custom_react.compare.runners.custom import question_language
+from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
+from custom_react.memory import PARSE_ERROR_TOOL
+
+
+def text_react_runner(
+    llm: BaseChatModel, tools: list[BaseTool], max_iterations: int, *, examples: bool = True
+) -> Runner:
+    """Build `create_agent` with text ReAct (English and Chinese), stopping after `max_iterations`."""
+    from langchain.agents import create_agent
+    from langchain.agents.middleware import AgentMiddleware, ModelCallLimitMiddleware
+
+    from custom_react.middleware import TextReActMiddleware
+
+    def graph_for(language: str) -> Any:
+        middleware: list[AgentMiddleware[Any, Any, Any]] = [
+            TextReActMiddleware(language=language, examples=examples),
+            ModelCallLimitMiddleware(run_limit=max_iterations, exit_behavior="end"),
+        ]
+        return create_agent(llm, with_tool_errors_handled(tools), middleware=middleware)
+
+    graphs = {language: graph_for(language) for language in ("en", "zh")}
+
+    def run(question: str, config: RunnableConfig) -> RunOutcome:
+        limits: RunnableConfig = {**config, "recursion_limit": 2 * max_iterations + 5}
+        graph = graphs[question_language(question)]
+        state = graph.invoke({"messages": [HumanMessage(content=question)]}, config=limits)
+        outcome = create_agent_outcome(state["messages"], transcript=react_lines)
+        outcome.parse_failures = sum(
+            call["name"] == PARSE_ERROR_TOOL
+            for message in state["messages"]
+            if isinstance(message, AIMessage)
+            for call in message.tool_calls
+        )
+        return outcome
+
+    return run
+
+
+def react_lines(messages: Sequence[BaseMessage]) -> list[str]:
+    """The run as the model wrote it: each ReAct step, then its Observation."""
+    lines: list[str] = []
+    for message in messages:
+        if isinstance(message, ToolMessage):
+            lines.append(f"Observation: {message.text}")
+        elif isinstance(message, AIMessage):
+            lines.append(message.response_metadata.get("react_log") or message.text.strip())
+    return lines
