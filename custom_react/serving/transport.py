@@ -4,7 +4,7 @@ When the llama.cpp server dies, a request to it fails with openai's bare "Connec
 ``WatchedTransport`` and ``AsyncWatchedTransport`` ask the server's owner first (a ``check``
 callable that raises when the process has exited), so the caller sees the exit code and the log
 tail instead. ``watched_clients`` builds the pair of clients ``ChatOpenAI`` takes. Both also
-send a tool-calling turn the way llama-cpp-python's server validates it (``server_ready``).
+send a chat request in the fields llama-cpp-python's server reads (``server_ready``).
 Nothing here knows about processes or starts anything: the check is injected by
 ``LocalModelServer``.
 """
@@ -29,19 +29,24 @@ progress) and returns if it still runs."""
 
 
 def server_ready(request: httpx.Request) -> httpx.Request:
-    """Return ``request`` with each assistant turn's ``"content": null`` sent as ``""``.
+    """Return a chat request in the fields llama-cpp-python's server reads; others unchanged.
 
-    LangChain (as OpenAI's API allows) sends ``null`` content for an assistant turn that only
-    calls tools; llama-cpp-python's server rejects it (HTTP 500, "Input should be a valid
-    string"), so the second step of every native tool-calling run would fail. Other requests
-    are returned unchanged.
+    - ``max_completion_tokens`` (what ``ChatOpenAI`` sends for ``max_tokens``) is sent as
+      ``max_tokens``: the server ignores the new name, so a reply that never hits a stop sequence
+      would run on to the end of the context window (minutes on a CPU);
+    - an assistant turn's ``"content": null`` (LangChain's, as OpenAI's API allows, for a turn
+      that only calls tools) is sent as ``""``: the server rejects ``null`` (HTTP 500, "Input
+      should be a valid string"), so the second step of every native tool-calling run failed.
     """
     if request.method != "POST" or not request.url.path.endswith("/chat/completions"):
         return request
     body = json.loads(request.read())
     turns = [m for m in body.get("messages", []) if m.get("role") == "assistant"]
-    if not any(turn.get("content") is None for turn in turns):
+    renamed = "max_completion_tokens" in body and "max_tokens" not in body
+    if not renamed and not any(turn.get("content") is None for turn in turns):
         return request
+    if renamed:
+        body["max_tokens"] = body.pop("max_completion_tokens")
     for turn in turns:
         if turn.get("content") is None:
             turn["content"] = ""

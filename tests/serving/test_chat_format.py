@@ -80,6 +80,18 @@ def test_null_assistant_content_is_sent_as_an_empty_string() -> None:
     assert int(sent.headers["content-length"]) == len(sent.read())
 
 
+def test_max_completion_tokens_is_sent_as_max_tokens_which_the_server_reads() -> None:
+    request = httpx.Request(
+        "POST",
+        "http://127.0.0.1/v1/chat/completions",
+        json={"model": "m", "messages": [], "max_completion_tokens": 512},
+    )
+
+    body = json.loads(server_ready(request).read())
+
+    assert body["max_tokens"] == 512 and "max_completion_tokens" not in body
+
+
 def test_other_requests_are_sent_unchanged() -> None:
     request = chat_request([{"role": "user", "content": "Hi"}])
     assert server_ready(request) is request
@@ -127,7 +139,7 @@ def echo_url() -> Iterator[str]:
 
 def test_a_langchain_tool_call_turn_reaches_the_server_with_string_content(echo_url: str) -> None:
     llm = ChatOpenAI(
-        model="m", base_url=echo_url, api_key="x", **watched_clients(lambda grace: None)
+        model="m", base_url=echo_url, api_key="x", max_tokens=64, **watched_clients(lambda g: None)
     )
     turns = [
         HumanMessage("Rose price?"),
@@ -140,3 +152,4 @@ def test_a_langchain_tool_call_turn_reaches_the_server_with_string_content(echo_
     assistant = received["messages"][1]
     assert assistant["role"] == "assistant" and assistant["content"] == ""
     assert assistant["tool_calls"][0]["function"]["name"] == "search"
+    assert received["max_tokens"] == 64  # ChatOpenAI wrote it as max_completion_tokens
