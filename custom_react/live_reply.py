@@ -4,8 +4,9 @@
 it (`tokens.reply_sections`: a Thought, then the step; never a made-up Observation), one
 `Label: text` line per section, only the part not yet written. When the step's own event comes,
 `finish` says how to end the draft: on a terminal (`erase=True`) the draft was dimmed and is
-erased, so the formatted step replaces it; elsewhere (a pipe, a log) nothing can be taken back,
-so only what the draft lacks of the step is written. It returns text; it never writes.
+erased, so the formatted step replaces it; elsewhere (a pipe, a log) nothing can be taken back:
+the draft is the Thought and the Final Answer alone (the step prints its Action whole, the tool's
+name resolved), and only what the draft lacks of the step is written. It returns text; it never writes.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from rich.cells import cell_len
 from custom_react.tokens import reply_sections
 
 DIM, RESET = "\x1b[2m", "\x1b[0m"
+WRITTEN_AS_IS = ("thought", "final_answer")
+"""Sections a pipe shows as they arrive: the step prints the action (its tool resolved) whole."""
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
@@ -47,7 +50,11 @@ class LiveReply:
     def add(self, text: str) -> str:
         """Take a piece of the reply; return what to write now ("" when nothing new shows)."""
         self.reply += text
-        view = "\n".join(self.line(kind, body) for kind, body in reply_sections(self.reply))
+        sections = reply_sections(self.reply)
+        if not self.erase:  # what cannot be taken back: the Thought and the answer, as written
+            ends = [i for i, (kind, _) in enumerate(sections) if kind not in WRITTEN_AS_IS]
+            sections = sections[: ends[0]] if ends else sections
+        view = "\n".join(self.line(kind, body) for kind, body in sections)
         if not view.startswith(self.shown) or view == self.shown:
             return ""  # a rewrite (a marker just completed): the step's event will settle it
         new, self.shown = view[len(self.shown) :], view
