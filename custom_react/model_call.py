@@ -2,10 +2,10 @@
 
 `call_model` sends the prompt and returns the reply (it yields its `calls.Call`s to the loop's
 driver, so the same code serves `invoke` and `ainvoke`, and a run that streams the reply's tokens:
-`tokens.calling_model`). A transient failure (a dropped connection, a
-timeout, a 5xx or 429 answer) is retried with exponential backoff; a server that rejects the `stop`
-parameter with HTTP 400 (several reasoning models do) is asked again without it, and the run
-remembers that (the parser cuts made-up observations itself). A failure that persists raises
+`tokens.calling_model`). A transient failure (a dropped connection, a timeout, a 5xx or 429
+answer) is retried with exponential backoff; a server that rejects the `stop` parameter with HTTP
+400 (several reasoning models do) is asked again without it, and the run remembers that (the
+parser cuts made-up observations itself). A failure that persists raises
 `ModelFailure`, which the loop turns into a result with `stop_reason="model_error"` that keeps
 every finished step. `was_cut_off` tells whether the reply ended at the model's token limit.
 Errors that are bugs (a wrong argument type, say) are not caught here.

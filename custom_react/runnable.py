@@ -4,7 +4,10 @@ A subclass writes one method, `_loop(input, config)`, that yields step events, e
 `RunFinished`, and yields a `calls.Call` wherever it needs the model or a tool. This base class
 derives the rest: `invoke` drains the loop and returns the result dict, `stream` yields the
 events, making each call plainly (`calls.drive`); `ainvoke` and `astream` do the same, awaiting
-each call (`calls.adrive`); all four print each event when a printer is set. `batch`, `abatch`,
+each call (`calls.adrive`); all four print each event when a printer is set. When the printer
+shows the model's reply as it is written, or `stream(..., stream_tokens=True)` asks for it, the
+driver streams each model call (`tokens.ReplyToken` events); `stream_final_answer` yields only
+the answer's text (`answer_stream`). `batch`, `abatch`,
 `with_config` and `astream_events` come from `Runnable`. Every run is one chain run in callbacks,
 and the `config` handed to `_loop` already carries the child callbacks, so model and tool runs
 nest under it, the same way in both paths. There is no agent logic here.
