@@ -13,6 +13,7 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from custom_react import ConsolePrinter, CustomReActAgent
+from custom_react.testing import ScriptedError
 from custom_react.tokens import ReplyToken, reply_sections
 from tests.conftest import summarize
 from tests.core.test_printing import SCRIPTS
@@ -170,3 +171,16 @@ def test_watch_without_stream_tokens_calls_the_model_whole(script, tools):
 )
 def test_reply_sections_reads_a_reply_so_far_as_the_parser_does(text, sections):
     assert reply_sections(text) == sections
+
+
+def test_a_streamed_call_that_fails_is_retried_like_a_plain_one(script, tools, monkeypatch):
+    monkeypatch.setattr("time.sleep", lambda seconds: None)
+    agent = CustomReActAgent(script(ScriptedError("busy", 503), TOOL_STEP, ANSWER).model, tools)
+    events = [e for e in agent.stream("2 + 2?", stream_tokens=True) if e.type != "reply_token"]
+    assert events[-1].result.output == "It is 4."
+
+
+def test_a_streamed_call_that_fails_for_good_ends_the_run_with_a_model_error(script, tools):
+    agent = CustomReActAgent(script(ScriptedError("bad", 401)).model, tools)
+    events = list(agent.stream("2 + 2?", stream_tokens=True))
+    assert events[-1].result.stop_reason == "model_error"
