@@ -23,6 +23,7 @@ from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_respo
 from custom_react.printing import ConsolePrinter
 from custom_react.prompt import build_react_prompt
 from custom_react.scratchpad import render_scratchpad
+from custom_react.tokens import ReplyToken
 
 __all__ = [
     "Action",
@@ -37,6 +38,7 @@ __all__ = [
     "ObservationEvent",
     "ParseError",
     "ParseFailure",
+    "ReplyToken",
     "RunFinished",
     "ToolStep",
     "build_react_prompt",

@@ -4,7 +4,9 @@ The ReAct loop never calls the model or a tool itself. Where it needs one, it yi
 holds both ways of making it, `run()` (plain) and `arun()` (awaitable), and the driver in
 `runnable.py` sends the result back into the loop (`reply = yield call`) or raises the call's
 error there. `invoke` and `stream` make the plain call, `ainvoke`, `astream` and `astream_events`
-await the other: one loop serves both, with no worker thread per step. `run_coroutine` lets plain
+await the other: one loop serves both, with no worker thread per step. A call may also say how to
+make it piece by piece (`Call.stream`, the model's reply as it is written): a driver asked to
+stream (`drive(steps, streaming=True)`) runs those steps instead and yields their events too. `run_coroutine` lets plain
 `invoke` run a tool that only has an async implementation (the tools of an MCP server).
 """
 
@@ -24,17 +26,19 @@ from langchain_core.runnables import Runnable, RunnableConfig
 T = TypeVar("T")
 
 
+Steps = Generator[Any, Any, T]
+"""A generator that yields `Call`s (and, for a loop, events), is sent each call's result, and
+returns a `T`."""
+
+
 @dataclass(frozen=True)
 class Call(Generic[T]):
     """One request from the loop: `run()` makes it plainly, `arun()` makes it awaitable."""
 
     run: Callable[[], T]
     arun: Callable[[], Awaitable[T]]
-
-
-Steps = Generator[Any, Any, T]
-"""A generator that yields `Call`s (and, for a loop, events), is sent each call's result, and
-returns a `T`."""
+    stream: Callable[[], Steps[T]] | None = None
+    """The same call piece by piece: steps that yield events (and calls) and return the result."""
 
 
 def invoking(
@@ -88,25 +92,32 @@ def _run_loop(coroutine: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(coroutine)
 
 
-def drive(steps: Steps[T]) -> Iterator[Any]:
+def drive(steps: Steps[T], streaming: bool = False) -> Iterator[Any]:
     """Run `steps` plainly, yielding everything it yields but its calls (the loop's events).
 
     Each `Call` is made at once; its result is sent back into `steps`, or its error raised there.
+    With `streaming`, a call that has a `stream` is made piece by piece and its events yielded too.
     """
-    outcome = Outcome()
-    while (item := outcome.resume(steps)) is not _DONE:
-        if isinstance(item, Call):
+    stack, outcome = Stack(steps), Outcome()
+    while (item := stack.next(outcome)) is not _DONE:
+        if isinstance(item, Call) and streaming and item.stream is not None:
+            stack.push(item.stream())
+            outcome = Outcome()
+        elif isinstance(item, Call):
             outcome = Outcome.of(item.run)
         else:
             outcome = Outcome()  # an event gets nothing back
             yield item
 
 
-async def adrive(steps: Steps[T]) -> AsyncIterator[Any]:
+async def adrive(steps: Steps[T], streaming: bool = False) -> AsyncIterator[Any]:
     """`drive` for async runs: each `Call` is awaited (`arun`) in the caller's event loop."""
-    outcome = Outcome()
-    while (item := outcome.resume(steps)) is not _DONE:
-        if isinstance(item, Call):
+    stack, outcome = Stack(steps), Outcome()
+    while (item := stack.next(outcome)) is not _DONE:
+        if isinstance(item, Call) and streaming and item.stream is not None:
+            stack.push(item.stream())
+            outcome = Outcome()
+        elif isinstance(item, Call):
             try:
                 outcome = Outcome(await item.arun())
             except BaseException as error:  # raised inside the loop, not here
@@ -146,8 +157,44 @@ class Outcome:
             return cls(error=error)
 
     def resume(self, steps: Steps[Any]) -> Any:
-        """Send the result into `steps` (or raise the error there); its next item, or `_DONE`."""
+        """Send the result into `steps` (or raise the error there); its next item, or a `Done`."""
         try:
             return steps.throw(self.error) if self.error else steps.send(self.value)
-        except StopIteration:
-            return _DONE
+        except StopIteration as stop:
+            return Done(stop.value)
+
+
+@dataclass(frozen=True)
+class Done:
+    """Steps that returned: their return value."""
+
+    value: Any
+
+
+class Stack:
+    """The loop's steps and, above them, the streamed calls it waits on (the innermost last)."""
+
+    def __init__(self, steps: Steps[Any]) -> None:
+        self.frames = [steps]
+
+    def push(self, steps: Steps[Any]) -> None:
+        """Make a call by running `steps`: their result goes back to the frame below."""
+        self.frames.append(steps)
+
+    def next(self, outcome: Outcome) -> Any:
+        """Resume the innermost frame with `outcome`: its next item, or `_DONE` when all ended."""
+        while True:
+            try:
+                item = outcome.resume(self.frames[-1])
+            except BaseException as error:
+                if len(self.frames) == 1:
+                    raise  # the loop's own error
+                self.frames.pop()  # a streamed call failed: raised in the frame that made it
+                outcome = Outcome(error=error)
+                continue
+            if not isinstance(item, Done):
+                return item
+            self.frames.pop()
+            if not self.frames:
+                return _DONE
+            outcome = Outcome(item.value)

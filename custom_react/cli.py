@@ -3,7 +3,8 @@
 `custom-react ask "What is 12.5% of 2480?"` picks a model from the environment (OpenAI, DeepSeek,
 any OpenAI-compatible URL, or the bundled local model on a loopback server when no key is set),
 runs `CustomReActAgent` with the default tools (and those of any `--mcp-server "python server.py"`,
-through `custom_react.mcp`), and prints the live transcript and the answer.
+through `custom_react.mcp`), and prints the live transcript and the answer, the model's reply as it
+is written (`--no-stream`: each step whole, after a spinner).
 With `--checkpoint runs.db` every step is stored and a tool that needs approval pauses the run:
 `custom-react runs` lists the stored runs, `custom-react resume RUN_ID --approve` (or `--reject
 REASON`, `--edit INPUT`) continues one, as does a bare `resume` after a crash. Exit codes (see
@@ -42,6 +43,9 @@ BaseUrl = Annotated[
 ]
 MaxIterations = Annotated[int, typer.Option(help="Most model calls before stopping.")]
 Quiet = Annotated[bool, typer.Option("--quiet", help="Print only the final answer.")]
+NoStream = Annotated[
+    bool, typer.Option("--no-stream", help="Show each step whole, not as the model writes it.")
+]
 Save = Annotated[
     list[Path] | None,
     typer.Option("--save", help="Also save the run: .md, .html or .mmd (repeatable)."),
@@ -77,6 +81,7 @@ def ask(
     mcp_server: McpServers = None,
     checkpoint: Checkpoint = None,
     workspace: WorkspaceOption = None,
+    no_stream: NoStream = False,
 ) -> None:
     """Answer QUESTION with the ReAct loop, printing each Thought / Action / Observation."""
     from custom_react.export import save_transcript
@@ -85,7 +90,7 @@ def ask(
     tools = load_tools(mcp_server or [], workspace)
     with open_model(model, base_url) as (llm, _):
         agent = _agent(llm, tools, lang, max_iterations, checkpoint)
-        events = answer(agent, question, lang=lang, quiet=quiet)
+        events = answer(agent, question, lang=lang, quiet=quiet, stream_tokens=not no_stream)
     for path in save or []:
         typer.echo(f"saved: {save_transcript(path, question, events, language=lang)}", err=True)
     finish(events, quiet=quiet, checkpoint=checkpoint, workspace=workspace)
@@ -129,6 +134,7 @@ def resume(
     quiet: Quiet = False,
     mcp_server: McpServers = None,
     workspace: WorkspaceOption = None,
+    no_stream: NoStream = False,
 ) -> None:
     """Continue a stored run: paused for approval (give a decision) or cut short by a crash."""
     decisions = [d for d in ({"approve": True} if approve else None,
@@ -141,7 +147,7 @@ def resume(
         agent = _agent(llm, tools, lang, max_iterations, checkpoint)
         agent_input = {"resume": run_id, "decision": decisions[0] if decisions else None}
         try:
-            events = answer(agent, agent_input, lang=lang, quiet=quiet)
+            events = answer(agent, agent_input, lang=lang, quiet=quiet, stream_tokens=not no_stream)
         except (ValueError, CheckpointError) as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(2) from None

@@ -26,6 +26,7 @@ from custom_react.events import AgentEvent, RunFinished
 from custom_react.printing import ConsolePrinter, input_text, show_live
 from custom_react.serving.errors import MODEL_ERRORS, model_error_message, model_failure_message
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
+from custom_react.tokens import ReplyToken
 
 PAUSED_EXIT = 3
 """The exit code of a run that waits for a person's approval."""
@@ -52,11 +53,23 @@ def load_tools(mcp_servers: list[str], workspace: Path | None = None) -> list[Ba
 
 
 def answer(
-    agent: CustomReActAgent, agent_input: str | dict[str, Any], *, lang: str, quiet: bool
+    agent: CustomReActAgent,
+    agent_input: str | dict[str, Any],
+    *,
+    lang: str,
+    quiet: bool,
+    stream_tokens: bool = True,
 ) -> list[AgentEvent]:
-    """Run the agent (a question, or a run to resume), printing the transcript unless quiet."""
+    """Run the agent (a question, or a run to resume), printing the transcript unless quiet.
+
+    With `stream_tokens` the model's reply shows as it is written; the events returned are the
+    steps alone (no `ReplyToken`s).
+    """
+    streams = stream_tokens and not quiet
     printer = ConsolePrinter((lambda line: None) if quiet else None, language=lang)
-    return list(show_live(agent.stream(agent_input), printer, spinner=False if quiet else None))
+    events = agent.stream(agent_input, stream_tokens=streams)
+    shown = show_live(events, printer, spinner=False if quiet else None)
+    return [event for event in shown if not isinstance(event, ReplyToken)]
 
 
 def finish(

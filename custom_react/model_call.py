@@ -1,10 +1,11 @@
 """One call to the chat model, made dependable: retries, a `stop` the server refuses, a cut reply.
 
 `call_model` sends the prompt and returns the reply (it yields its `calls.Call`s to the loop's
-driver, so the same code serves `invoke` and `ainvoke`). A transient failure (a dropped connection, a
-timeout, a 5xx or 429 answer) is retried with exponential backoff; a server that rejects the `stop`
-parameter with HTTP 400 (several reasoning models do) is asked again without it, and the run
-remembers that (the parser cuts made-up observations itself). A failure that persists raises
+driver, so the same code serves `invoke` and `ainvoke`, and a run that streams the reply's tokens:
+`tokens.calling_model`). A transient failure (a dropped connection, a timeout, a 5xx or 429
+answer) is retried with exponential backoff; a server that rejects the `stop` parameter with HTTP
+400 (several reasoning models do) is asked again without it, and the run remembers that (the
+parser cuts made-up observations itself). A failure that persists raises
 `ModelFailure`, which the loop turns into a result with `stop_reason="model_error"` that keeps
 every finished step. `was_cut_off` tells whether the reply ended at the model's token limit.
 Errors that are bugs (a wrong argument type, say) are not caught here.
@@ -19,7 +20,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
 
-from custom_react.calls import Steps, invoking, sleeping
+from custom_react.calls import Steps, sleeping
+from custom_react.tokens import calling_model
 
 BUGS = (
     TypeError,
@@ -74,8 +76,9 @@ def call_model(
     attempt = 0
     while True:
         try:
-            reply = yield invoking(
-                llm, list(messages), config, stop=stop if policy.send_stop else None
+            # Made plainly, or piece by piece (`ReplyToken` events) when someone watches.
+            reply = yield calling_model(
+                llm, messages, config, stop=stop if policy.send_stop else None
             )
         except BUGS:
             raise

@@ -2,8 +2,10 @@
 
 `ConsolePrinter` is a callable that takes step events (`custom_react.events`) and writes a readable
 transcript with English or Chinese labels (`labels.REACT`), in colour when writing to a terminal.
-The sink is injected (`write=`), so tests capture exactly what a learner sees. `show_live` adds a
-spinner while the model thinks. Add-ons extend the printer by subclassing it (Plan-and-Execute:
+The sink is injected (`write=`), so tests capture exactly what a learner sees. With
+`stream_tokens` (the default) the model's reply is shown as it is written, from its `ReplyToken`
+events (`live_reply.LiveReply`: dimmed and then replaced by the step on a terminal, completed in
+a pipe). `show_live` adds a spinner while the model thinks. Add-ons extend the printer by subclassing it (Plan-and-Execute:
 `custom_react.plan.printing`); saving transcripts to files is `custom_react.export`'s job.
 """
 
@@ -21,7 +23,9 @@ from rich.console import Console
 from custom_react import events as ev
 from custom_react.approval import ApprovalDecided, ApprovalRequested, Decision
 from custom_react.labels import REACT, SEPARATOR, check_language
+from custom_react.live_reply import LiveReply
 from custom_react.parser import ActionInput
+from custom_react.tokens import ReplyToken
 
 COLORS = {"thought": "36", "action": "33", "observation": "32", "error": "31", "final": "1;32"}
 
@@ -37,6 +41,9 @@ class ConsolePrinter:
         write: Where text goes (default: standard output). It receives whole lines.
         language: "en" or "zh" labels.
         color: ANSI colour; None means "when `write` is the terminal and NO_COLOR is unset".
+            With colour, a reply shown as it is written is dimmed, then erased for its step.
+        stream_tokens: Show the model's reply as it is written (its `ReplyToken` events).
+        write_token: Where that text goes, in pieces (default: standard output, flushed).
     """
 
     def __init__(
@@ -45,6 +52,8 @@ class ConsolePrinter:
         *,
         language: str = "en",
         color: bool | None = None,
+        stream_tokens: bool = True,
+        write_token: Callable[[str], object] | None = None,
     ) -> None:
         to_terminal = write is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         self.write = write or print
@@ -52,11 +61,25 @@ class ConsolePrinter:
         self.labels = REACT[language]
         self.separator = SEPARATOR[language]
         self.color = to_terminal if color is None else color
+        self.stream_tokens = stream_tokens
+        self.write_token = write_token or write_to_stdout
+        self.draft = LiveReply(self._plain_line, erase=self.color)
 
     def __call__(self, event: Any) -> None:
-        """Write the lines for one event."""
-        for line in self.render(event):
+        """Write the lines for one event (a `ReplyToken`: its text, when `stream_tokens`)."""
+        if isinstance(event, ReplyToken):
+            if self.stream_tokens and (text := self.draft.add(event.text)):
+                self.write_token(text)
+            return
+        text, lines = self.draft.finish(self.render(event))
+        if text:
+            self.write_token(text)
+        for line in lines:
             self.write(line)
+
+    def _plain_line(self, kind: str, text: str) -> str:
+        """One `Label: text` line without colour (a section of the reply being written)."""
+        return self.labels[kind] + self.separator + text
 
     def render(self, event: Any) -> list[str]:
         """The transcript lines for one event (pure; no output); [] for an event it does not know."""
@@ -125,11 +148,19 @@ def show_live(
     show_spinner = console.is_terminal if spinner is None else spinner
     label = printer.labels["thinking"]
     iterator = iter(events)
+    writing = False  # the reply is being shown as it is written: no spinner over it
     while True:
-        status = console.status(label) if show_spinner else nullcontext()
+        status = console.status(label) if show_spinner and not writing else nullcontext()
         with status:
             event = next(iterator, None)
         if event is None:
             return
         printer(event)
+        writing = printer.stream_tokens and isinstance(event, ReplyToken)
         yield event
+
+
+def write_to_stdout(text: str) -> None:
+    """Write `text` to standard output at once, without a newline."""
+    sys.stdout.write(text)
+    sys.stdout.flush()

@@ -4,7 +4,10 @@ A subclass writes one method, `_loop(input, config)`, that yields step events, e
 `RunFinished`, and yields a `calls.Call` wherever it needs the model or a tool. This base class
 derives the rest: `invoke` drains the loop and returns the result dict, `stream` yields the
 events, making each call plainly (`calls.drive`); `ainvoke` and `astream` do the same, awaiting
-each call (`calls.adrive`); all four print each event when a printer is set. `batch`, `abatch`,
+each call (`calls.adrive`); all four print each event when a printer is set. When the printer
+shows the model's reply as it is written, or `stream(..., stream_tokens=True)` asks for it, the
+driver streams each model call (`tokens.ReplyToken` events); `stream_final_answer` yields only
+the answer's text (`answer_stream`). `batch`, `abatch`,
 `with_config` and `astream_events` come from `Runnable`. Every run is one chain run in callbacks,
 and the `config` handed to `_loop` already carries the child callbacks, so model and tool runs
 nest under it, the same way in both paths. There is no agent logic here.
@@ -14,14 +17,17 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import AsyncIterator, Callable, Iterator
+from functools import partial
 from typing import Any, ClassVar, cast
 
 from langchain_core.messages import BaseMessage, convert_to_messages
 from langchain_core.runnables import Runnable, RunnableConfig
 
 from custom_react import events as ev
+from custom_react.answer_stream import afinal_answer_tokens, final_answer_tokens
 from custom_react.calls import Steps, adrive, drive
 from custom_react.printing import ConsolePrinter
+from custom_react.tokens import ReplyToken
 
 AgentInput = str | dict[str, Any]
 _Transformer = Callable[
@@ -36,9 +42,13 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
     printer_type: ClassVar[type[ConsolePrinter]] = ConsolePrinter
     """What `watch` plugs in: the plain ReAct transcript, or a subclass's own."""
 
-    def watch(self, verbose: bool, language: str = "en") -> None:
-        """Print every event to the console from now on when `verbose`, for every way of running."""
-        self.printer = self.printer_type(language=language) if verbose else None
+    def watch(self, verbose: bool, language: str = "en", stream_tokens: bool = True) -> None:
+        """Print every event to the console from now on when `verbose`, for every way of running.
+
+        With `stream_tokens`, the model's reply is shown as it is written (`ConsolePrinter`).
+        """
+        printer = self.printer_type(language=language, stream_tokens=stream_tokens)
+        self.printer = printer if verbose else None
 
     @abstractmethod
     def _loop(self, agent_input: AgentInput, config: RunnableConfig) -> Steps[None]:
@@ -55,23 +65,34 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
             cast(_Transformer, self._drain), input, config, run_type="chain"
         )
 
-    def _events(self, agent_input: AgentInput, config: RunnableConfig) -> Iterator[ev.AgentEvent]:
-        """The loop's events, its calls made plainly; each printed first if `verbose=True`."""
-        for event in drive(self._loop(agent_input, config)):
-            self._show(event)
-            yield event
+    def _events(
+        self, agent_input: AgentInput, config: RunnableConfig, tokens: bool = False
+    ) -> Iterator[ev.AgentEvent]:
+        """The loop's events, its calls made plainly; each printed first if `verbose=True`.
+
+        The model's reply is streamed when the printer shows it or `tokens` asks for its
+        `ReplyToken` events; otherwise they are not yielded.
+        """
+        for event in drive(self._loop(agent_input, config), self._streams(tokens)):
+            if self._show(event) or tokens:
+                yield event
 
     async def _aevents(
-        self, agent_input: AgentInput, config: RunnableConfig
+        self, agent_input: AgentInput, config: RunnableConfig, tokens: bool = False
     ) -> AsyncIterator[ev.AgentEvent]:
         """`_events` with every call awaited."""
-        async for event in adrive(self._loop(agent_input, config)):
-            self._show(event)
-            yield event
+        async for event in adrive(self._loop(agent_input, config), self._streams(tokens)):
+            if self._show(event) or tokens:
+                yield event
 
-    def _show(self, event: ev.AgentEvent) -> None:
+    def _streams(self, tokens: bool) -> bool:
+        return tokens or bool(getattr(self.printer, "stream_tokens", False))
+
+    def _show(self, event: ev.AgentEvent) -> bool:
+        """Print `event` if verbose; False for a `ReplyToken` (yielded only when asked for)."""
         if self.printer is not None:
             self.printer(event)
+        return not isinstance(event, ReplyToken)
 
     def _drain(self, agent_input: AgentInput, config: RunnableConfig) -> dict[str, Any]:
         *_, event = self._events(agent_input, config)  # run to the end, keep the last event
@@ -96,36 +117,62 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         return last.result.to_dict()
 
     def stream(  # type: ignore[override]  # yields step events, not partial result dicts
-        self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
+        self,
+        input: AgentInput,
+        config: RunnableConfig | None = None,
+        *,
+        stream_tokens: bool = False,
+        **kwargs: Any,
     ) -> Iterator[ev.AgentEvent]:
-        """Yield each step event as it happens; the last one is `RunFinished`."""
-        loop = cast(_Transformer, self._stream_loop)
+        """Yield each step event as it happens; the last one is `RunFinished`.
+
+        With `stream_tokens`, the model's reply comes first as it is written: a `ReplyToken`
+        event for each piece (the model is called with `stream`).
+        """
+        loop = cast(_Transformer, partial(self._stream_loop, tokens=stream_tokens))
         events = self._transform_stream_with_config(iter([input]), loop, config, run_type="chain")
         yield from cast(Iterator[ev.AgentEvent], events)
 
     def _stream_loop(
-        self, inputs: Iterator[AgentInput], config: RunnableConfig
+        self, inputs: Iterator[AgentInput], config: RunnableConfig, tokens: bool
     ) -> Iterator[ev.AgentEvent]:
-        yield from self._events(next(inputs), config)
+        yield from self._events(next(inputs), config, tokens)
 
     async def astream(  # type: ignore[override]
-        self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
+        self,
+        input: AgentInput,
+        config: RunnableConfig | None = None,
+        *,
+        stream_tokens: bool = False,
+        **kwargs: Any,
     ) -> AsyncIterator[ev.AgentEvent]:
         """Async `stream`: the same loop, each model and tool call awaited."""
 
         async def one_input() -> AsyncIterator[AgentInput]:
             yield input
 
-        loop = cast(_Transformer, self._astream_loop)
+        loop = cast(_Transformer, partial(self._astream_loop, tokens=stream_tokens))
         events = self._atransform_stream_with_config(one_input(), loop, config, run_type="chain")
         async for event in cast(AsyncIterator[ev.AgentEvent], events):
             yield event
 
     async def _astream_loop(
-        self, inputs: AsyncIterator[AgentInput], config: RunnableConfig
+        self, inputs: AsyncIterator[AgentInput], config: RunnableConfig, tokens: bool
     ) -> AsyncIterator[ev.AgentEvent]:
-        async for event in self._aevents(await anext(inputs), config):
+        async for event in self._aevents(await anext(inputs), config, tokens):
             yield event
+
+    def stream_final_answer(
+        self, input: AgentInput, config: RunnableConfig | None = None
+    ) -> Iterator[str]:
+        """Only the Final Answer's text, as the model writes it (`answer_stream`)."""
+        return final_answer_tokens(self.stream(input, config, stream_tokens=True))
+
+    def astream_final_answer(
+        self, input: AgentInput, config: RunnableConfig | None = None
+    ) -> AsyncIterator[str]:
+        """Async `stream_final_answer`."""
+        return afinal_answer_tokens(self.astream(input, config, stream_tokens=True))
 
 
 def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:

@@ -6,7 +6,9 @@ answers each call with the next scripted reply, fails loudly when called once to
 `script.stops`), so a test can assert on what the model saw. A scripted exception is raised by the
 call it stands for (a dropped connection, a server error). Options make it behave like real
 servers: `context_window=N` refuses prompts over N tokens by its own count (`count_tokens`, also
-its `get_num_tokens_from_messages`), `rejects_stop=True` answers HTTP 400 to any `stop`.
+its `get_num_tokens_from_messages`), `rejects_stop=True` answers HTTP 400 to any `stop`. Streamed
+(`model.stream`), a reply comes word by word, or `chunk_size=N` characters at a time, so a test
+can split a marker across chunks; its metadata (finish reason, usage) comes with the last one.
 `assert_consumed()` fails when the agent made fewer calls than scripted; the project's pytest
 fixture calls it at teardown for every script a test made. Like every fake chat model it does not
 apply `stop` itself: the parser's own cut of a made-up Observation needs its own tests.
@@ -14,13 +16,14 @@ apply `stop` itself: the parser's own cut of a made-up Observation needs its own
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from pydantic import Field
 
 Reply = str | AIMessage | Exception
@@ -62,6 +65,7 @@ class RecordingChatModel(GenericFakeChatModel):
     stops: list[list[str] | None] = Field(default_factory=list)
     context_window: int | None = None
     rejects_stop: bool = False
+    chunk_size: int | None = None
 
     def _generate(
         self,
@@ -78,6 +82,29 @@ class RecordingChatModel(GenericFakeChatModel):
         if self.context_window is not None and count_tokens(messages) > self.context_window:
             raise ScriptedError(f"prompt exceeds the context window of {self.context_window}", 400)
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        """The next reply in pieces: words, or `chunk_size` characters; metadata last."""
+        reply = self._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+        message = reply.generations[0].message
+        text, size = message.text, self.chunk_size
+        words = (
+            re.split(r"(\s)", text) if size is None else re.findall(f".{{1,{size}}}", text, re.S)
+        )
+        for word in filter(None, words):
+            if run_manager:
+                run_manager.on_llm_new_token(word)
+            yield ChatGenerationChunk(message=AIMessageChunk(content=word, id=message.id))
+        usage = getattr(message, "usage_metadata", None)
+        metadata = message.response_metadata
+        last = AIMessageChunk(content="", response_metadata=metadata, usage_metadata=usage)
+        yield ChatGenerationChunk(message=last)
 
     def get_num_tokens_from_messages(self, messages: list[BaseMessage], tools: Any = None) -> int:
         """This model's own count (`count_tokens`)."""

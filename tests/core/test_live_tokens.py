@@ -1,0 +1,186 @@
+"""Live tokens: the model's reply as it is written, in the event stream and on the console.
+
+Scripted models stream each reply word by word (or `chunk_size` characters at a time). The step
+events are the same with and without tokens; the printer shows the Thought in several pieces,
+never a made-up Observation, and with `stream_tokens=False` nothing partial at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from custom_react import ConsolePrinter, CustomReActAgent
+from custom_react.testing import ScriptedError
+from custom_react.tokens import ReplyToken, reply_sections
+from tests.conftest import summarize
+from tests.core.test_printing import SCRIPTS
+
+TOOL_STEP = "I should compute it.\nAction: calculator\nAction Input: 2 + 2"
+MADE_UP = TOOL_STEP + "\nObservation: 5, I think\nThought: so it is 5\nFinal Answer: 5"
+ANSWER = "I know it now.\nFinal Answer: It is 4."
+
+
+class Screen:
+    """A printer's two sinks, whole lines and pieces, joined in the order they were written."""
+
+    def __init__(self) -> None:
+        self.writes: list[str] = []
+        self.pieces: list[str] = []
+
+    def line(self, text: str) -> None:
+        self.writes.append(text + "\n")
+
+    def piece(self, text: str) -> None:
+        self.writes.append(text)
+        self.pieces.append(text)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.writes)
+
+
+def printer_for(screen: Screen, **options) -> ConsolePrinter:
+    return ConsolePrinter(screen.line, write_token=screen.piece, color=False, **options)
+
+
+def test_stream_tokens_yields_the_reply_in_pieces_before_its_step(script, tools):
+    agent = CustomReActAgent(script(TOOL_STEP, ANSWER).model, tools)
+    events = list(agent.stream("2 + 2?", stream_tokens=True))
+    first_step = next(i for i, e in enumerate(events) if e.type == "action")
+    tokens = [e.text for e in events[:first_step] if isinstance(e, ReplyToken)]
+    assert len(tokens) > 5 and "".join(tokens) == TOOL_STEP
+
+
+def test_the_steps_are_the_same_with_and_without_tokens(script, tools):
+    plain = CustomReActAgent(script(MADE_UP, ANSWER).model, tools)
+    streamed = CustomReActAgent(script(MADE_UP, ANSWER).model, tools)
+    without = summarize(list(plain.stream("2 + 2?")))
+    with_tokens = [
+        e for e in streamed.stream("2 + 2?", stream_tokens=True) if e.type != "reply_token"
+    ]
+    assert summarize(with_tokens) == without
+
+
+def test_astream_yields_tokens_too_and_ainvoke_returns_the_same_result(script, tools):
+    agent = CustomReActAgent(script(TOOL_STEP, ANSWER, TOOL_STEP, ANSWER).model, tools)
+
+    async def run():
+        events = [event async for event in agent.astream("2 + 2?", stream_tokens=True)]
+        return events, await agent.ainvoke("2 + 2?")
+
+    events, result = asyncio.run(run())
+    assert sum(isinstance(e, ReplyToken) for e in events) > 10
+    assert events[-1].result.output == result["output"] == "It is 4."
+
+
+def test_without_stream_tokens_no_token_event_is_yielded(script, tools):
+    agent = CustomReActAgent(script(TOOL_STEP, ANSWER).model, tools)
+    assert not any(isinstance(e, ReplyToken) for e in agent.stream("2 + 2?"))
+
+
+def test_a_reply_cut_at_the_token_limit_is_still_seen_when_streamed(script, tools):
+    cut = AIMessage(content="I should", response_metadata={"finish_reason": "length"})
+    agent = CustomReActAgent(script(cut, ANSWER).model, tools)
+    events = [e for e in agent.stream("2 + 2?", stream_tokens=True) if e.type != "reply_token"]
+    assert summarize(events)[0] == ("parse_failure", 1)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_pipe_shows_the_same_transcript_as_without_tokens(script, tools, language):
+    question, replies = SCRIPTS[language]
+    replies = [reply for reply in replies if "something without a step" not in reply]
+    before, after = Screen(), Screen()
+    agent = CustomReActAgent(script(*replies).model, tools, language=language)
+    for event in agent.stream(question):
+        printer_for(before, language=language)(event)  # one printer per event is fine: no draft
+    streamed = CustomReActAgent(script(*replies).model, tools, language=language)
+    printer = printer_for(after, language=language)
+    for event in streamed.stream(question, stream_tokens=True):
+        printer(event)
+    assert after.text == before.text  # nothing printed twice, nothing lost
+    assert len(after.pieces) > 5
+
+
+def test_verbose_shows_the_thought_in_several_pieces_before_the_action_line(script, tools):
+    screen = Screen()
+    agent = CustomReActAgent(script(TOOL_STEP, ANSWER).model, tools, verbose=True)
+    agent.printer = printer_for(screen)
+    agent.invoke("2 + 2?")
+    action_at = next(i for i, text in enumerate(screen.writes) if "Action:" in text)
+    thought = [text for text in screen.writes[:action_at] if text.strip()]
+    assert len(thought) >= 3 and "".join(thought) == "Thought: I should compute it."
+
+
+def test_the_display_stops_at_a_made_up_observation(script, tools):
+    screen = Screen()
+    agent = CustomReActAgent(script(MADE_UP, ANSWER).model, tools)
+    printer = printer_for(screen)
+    for event in agent.stream("2 + 2?", stream_tokens=True):
+        printer(event)
+    assert "5, I think" not in screen.text and "so it is 5" not in screen.text
+    assert "Observation: 4\n" in screen.text  # the real one, from the tool
+
+
+def test_a_terminal_dims_the_draft_then_erases_it_for_the_coloured_step(script, tools):
+    screen = Screen()
+    printer = ConsolePrinter(screen.line, write_token=screen.piece, color=True)
+    agent = CustomReActAgent(script(TOOL_STEP, ANSWER).model, tools)
+    for event in agent.stream("2 + 2?", stream_tokens=True):
+        printer(event)
+    assert screen.pieces[0].startswith("\x1b[2m")  # dimmed while it is written
+    assert "\r\x1b[2A\x1b[J" in screen.pieces  # three lines of draft erased
+    assert "\x1b[33mAction: \x1b[0mcalculator\n" in screen.writes
+
+
+def test_stream_tokens_off_shows_no_partial_text(script, tools):
+    screen = Screen()
+    agent = CustomReActAgent(script(TOOL_STEP, ANSWER).model, tools)
+    printer = printer_for(screen, stream_tokens=False)
+    for event in agent.stream("2 + 2?", stream_tokens=True):
+        printer(event)
+    assert screen.pieces == [] and screen.writes[0] == "Thought: I should compute it.\n"
+
+
+def test_watch_without_stream_tokens_calls_the_model_whole(script, tools):
+    used = script(TOOL_STEP, ANSWER)
+    agent = CustomReActAgent(used.model, tools, verbose=True)
+    agent.watch(True, stream_tokens=False)
+    assert agent.printer is not None and not agent.printer.stream_tokens
+    assert agent.invoke("2 + 2?")["output"] == "It is 4."
+
+
+@pytest.mark.parametrize(
+    ("text", "sections"),
+    [
+        ("I need", [("thought", "I need")]),
+        ("I need it.\nAct", [("thought", "I need it.")]),  # a marker still arriving: held back
+        ("I need it.\nAction: search\nObserv", [("thought", "I need it."), ("action", "search")]),
+        (
+            MADE_UP,
+            [
+                ("thought", "I should compute it."),
+                ("action", "calculator"),
+                ("action_input", "2 + 2"),
+            ],
+        ),
+        ("先查。\n最终答案：每枝", [("thought", "先查。"), ("final_answer", "每枝")]),
+    ],
+)
+def test_reply_sections_reads_a_reply_so_far_as_the_parser_does(text, sections):
+    assert reply_sections(text) == sections
+
+
+def test_a_streamed_call_that_fails_is_retried_like_a_plain_one(script, tools, monkeypatch):
+    monkeypatch.setattr("time.sleep", lambda seconds: None)
+    agent = CustomReActAgent(script(ScriptedError("busy", 503), TOOL_STEP, ANSWER).model, tools)
+    events = [e for e in agent.stream("2 + 2?", stream_tokens=True) if e.type != "reply_token"]
+    assert events[-1].result.output == "It is 4."
+
+
+def test_a_streamed_call_that_fails_for_good_ends_the_run_with_a_model_error(script, tools):
+    agent = CustomReActAgent(script(ScriptedError("bad", 401)).model, tools)
+    events = list(agent.stream("2 + 2?", stream_tokens=True))
+    assert events[-1].result.stop_reason == "model_error"
