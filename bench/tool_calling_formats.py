@@ -39,8 +39,15 @@ def main() -> None:
     parser.add_argument("--questions", default=str(ROOT / "questions" / "default.jsonl"))
     parser.add_argument("--max-iterations", type=int, default=8)
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
+    parser.add_argument("--render", action="store_true", help="only rewrite the .md from the .json")
     args = parser.parse_args()
     questions = load_questions(args.questions)
+    out = Path(args.out)
+    if args.render:
+        saved = json.loads((out / "tool_calling_formats.json").read_text(encoding="utf-8"))
+        runs = {label: [RunRecord(**run) for run in records] for label, records in saved.items()}
+        (out / "tool_calling_formats.md").write_text(render(runs, len(questions)), encoding="utf-8")
+        return
     results: dict[str, list[RunRecord]] = {}
     for label, chat_format in FORMATS.items():
         with LocalModelServer(ensure_model_file(), chat_format=chat_format) as server:
@@ -56,7 +63,6 @@ def main() -> None:
         results[label] = report.records
     table = render(results, len(questions))
     print(table)
-    out = Path(args.out)
     (out / "tool_calling_formats.md").write_text(table, encoding="utf-8")
     runs = {label: [asdict(record) for record in records] for label, records in results.items()}
     (out / "tool_calling_formats.json").write_text(
@@ -97,8 +103,26 @@ def render(results: dict[str, list[RunRecord]], asked: int) -> str:
         "temperature 0, `max_iterations` 8.\n"
         "Command: `flock /tmp/custom-react-model.lock python bench/tool_calling_formats.py`\n\n"
         + "\n".join(rows)
-        + "\n"
+        + "\n\n"
+        + ROWS_EXPLAINED
     )
+
+
+ROWS_EXPLAINED = """What each row is:
+
+- `model template`: llama-cpp-python's default, the GGUF's own Jinja template (how the local
+  server ran before). The model writes its call as text (a JSON block), the server returns it as
+  the message, so `create_agent` takes it for the answer: one model call, no tool run.
+- `chatml-function-calling`: llama-cpp-python's tool-calling format as it comes. It reads the
+  tools only when the request names `tool_choice`, which LangChain's `bind_tools` (like OpenAI's
+  default, "auto") does not send, so the model never sees them and answers from memory.
+- `custom-react-tools`: the same format with its gaps closed (`custom_react/serving/chat_format.py`):
+  `tool_choice` "auto" by default, tool results shown to the model, the answer written without
+  the call grammar. Only this row gets real `tool_calls`: it is what the local server starts with.
+
+The runs, with transcripts, are in `tool_calling_formats.json`. The first two rows' "solved" are
+answers from the model's memory or head (the arithmetic), not from a tool.
+"""
 
 
 if __name__ == "__main__":

@@ -185,3 +185,15 @@ def test_the_other_step_formats_parse_too(
 
     assert calls.calls == [("calculator", "6 * 7")]
     assert messages[-1].text == "42"
+
+
+def test_a_run_to_the_call_limit_ends_by_the_limit_not_a_recursion_error(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    """Eight tool steps, each a call: the harness's runner stops at the limit and reports it."""
+    from custom_react.compare.runners import text_react_runner
+
+    steps = [f"Action: calculator\nAction Input: {n} + 1" for n in range(8)]
+    model = script(*steps)
+    outcome = text_react_runner(model.model, tools, 8)("What is 1 + 1?", {})
+    assert (outcome.iterations, outcome.stop_reason) == (8, "max_iterations")

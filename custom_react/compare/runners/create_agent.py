@@ -25,6 +25,10 @@ CREATE_AGENT_SYSTEM_PROMPT = (
     "do not guess numbers. Answer in the language of the question."
 )
 _PROBE_QUESTION = "What is 17 * 23? Use the calculator tool."
+GRAPH_STEPS_PER_CALL = 5
+"""LangGraph steps one model call may take in these graphs (a tool step took 4 with the call limit's
+`before_model` node, measured by the runner's test); the recursion limit allows `max_iterations`
+of them, so the model-call limit ends a long run, never a `GraphRecursionError`."""
 LIMIT_REACHED = "Model call limits exceeded:"
 """How the text of the message `ModelCallLimitMiddleware(exit_behavior="end")` ends a run with
 begins: the graph's last `AIMessage`, but not a model reply."""
@@ -45,11 +49,16 @@ def create_agent_runner(
     )
 
     def run(question: str, config: RunnableConfig) -> RunOutcome:
-        limits: RunnableConfig = {**config, "recursion_limit": 2 * max_iterations + 5}
+        limits: RunnableConfig = {**config, "recursion_limit": recursion_limit(max_iterations)}
         state = graph.invoke({"messages": [HumanMessage(content=question)]}, config=limits)
         return create_agent_outcome(state["messages"])
 
     return run
+
+
+def recursion_limit(max_iterations: int) -> int:
+    """The graph's `recursion_limit` for a run of at most `max_iterations` model calls."""
+    return GRAPH_STEPS_PER_CALL * max_iterations + 5
 
 
 def create_agent_outcome(

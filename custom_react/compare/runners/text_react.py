@@ -17,7 +17,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
-from custom_react.compare.runners.create_agent import create_agent_outcome
+from custom_react.compare.runners.create_agent import create_agent_outcome, recursion_limit
 from custom_react.compare.runners.custom import question_language
 from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
 from custom_react.memory import PARSE_ERROR_TOOL
@@ -42,7 +42,7 @@ def text_react_runner(
     graphs = {language: graph_for(language) for language in ("en", "zh")}
 
     def run(question: str, config: RunnableConfig) -> RunOutcome:
-        limits: RunnableConfig = {**config, "recursion_limit": 2 * max_iterations + 5}
+        limits: RunnableConfig = {**config, "recursion_limit": recursion_limit(max_iterations)}
         graph = graphs[question_language(question)]
         state = graph.invoke({"messages": [HumanMessage(content=question)]}, config=limits)
         outcome = create_agent_outcome(state["messages"], transcript=react_lines)
