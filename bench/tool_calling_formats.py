@@ -82,8 +82,8 @@ def render(results: dict[str, list[RunRecord]], asked: int) -> str:
     """The Markdown report: one row per chat format."""
     rows = [
         "| chat format | solved | answered (not empty) | runs with a tool call | model calls | "
-        "tool calls | time |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "tool calls | crashed | time |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for label, records in results.items():
         solved = sum(bool(record.correct) for record in records)
@@ -92,9 +92,11 @@ def render(results: dict[str, list[RunRecord]], asked: int) -> str:
         calls = sum(record.model_calls for record in records)
         tool_calls = sum(record.tool_calls for record in records)
         seconds = sum(record.wall_time for record in records)
+        crashed = sorted({(record.error or "").split(":")[0] for record in records} - {""})
+        crashes = sum(record.error is not None for record in records)
         rows.append(
             f"| `{label}` | {solved}/{asked} | {answered}/{asked} | {with_call}/{asked} | "
-            f"{calls} | {tool_calls} | {seconds:.0f} s |"
+            f"{calls} | {tool_calls} | {crashes} {' '.join(crashed)} | {seconds:.0f} s |"
         )
     date = time.strftime("%Y-%m-%d")
     return (
@@ -121,7 +123,10 @@ ROWS_EXPLAINED = """What each row is:
   the call grammar. Only this row gets real `tool_calls`: it is what the local server starts with.
 
 The runs, with transcripts, are in `tool_calling_formats.json`. The first two rows' "solved" are
-answers from the model's memory or head (the arithmetic), not from a tool.
+answers from the model's memory or head (the arithmetic), not from a tool. A `GraphRecursionError`
+in the crashed column came from the harness, not the format: its recursion limit (2 graph steps
+a model call) was too tight for `create_agent` with a model-call limit (4 steps a call); it now
+allows 5 (`custom_react/compare/runners/create_agent.py`), and `custom-react compare` ran after that.
 """
 
 
