@@ -97,7 +97,8 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         """The same request with the ReAct prompt as its messages and no tools bound.
 
         The question is the last human turn; the steps after it become the transcript; earlier
-        turns are the chat history. A system prompt given to `create_agent` comes first.
+        questions and answers are the chat history (their steps are not). A system prompt given
+        to `create_agent` comes first.
         """
         start = last_human(request.messages)
         question = request.messages[start].text if start is not None else ""
@@ -108,7 +109,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         )
         system, *turns = prompt.format_messages(
             input=question,
-            chat_history=[m for m in history if not isinstance(m, ToolMessage | SystemMessage)],
+            chat_history=[m for m in history if is_conversation(m)],
             agent_scratchpad=self.scratchpad(steps),
         )
         given = f"{request.system_message.text}\n\n" if request.system_message is not None else ""
@@ -162,6 +163,13 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
 def request_tools(request: ModelRequest) -> list[BaseTool]:
     """The agent's tools the model may call (not the middleware's format-error tool)."""
     return [t for t in request.tools if isinstance(t, BaseTool) and t.name != PARSE_ERROR_TOOL]
+
+
+def is_conversation(message: BaseMessage) -> bool:
+    """A turn of an earlier exchange: a question, or an answer (not a step's call or result)."""
+    return isinstance(message, HumanMessage) or (
+        isinstance(message, AIMessage) and not message.tool_calls
+    )
 
 
 def last_human(messages: Sequence[BaseMessage]) -> int | None:

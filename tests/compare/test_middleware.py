@@ -197,3 +197,29 @@ def test_a_run_to_the_call_limit_ends_by_the_limit_not_a_recursion_error(
     model = script(*steps)
     outcome = text_react_runner(model.model, tools, 8)("What is 1 + 1?", {})
     assert (outcome.iterations, outcome.stop_reason) == (8, "max_iterations")
+
+
+def test_a_second_question_in_the_thread_sees_the_first_exchange_not_its_steps(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    model = script(ACTION, "Final Answer: 391", "Final Answer: 782")
+    agent = create_agent(
+        model.model, tools, middleware=[TextReActMiddleware()], checkpointer=InMemorySaver()
+    )
+    thread = {"configurable": {"thread_id": "t"}}
+    agent.invoke({"messages": [HumanMessage("What is 17 * 23?")]}, thread)
+
+    state = agent.invoke({"messages": [HumanMessage("And twice that?")]}, thread)
+
+    third = model.prompts[2]
+    assert [type(m).__name__ for m in third] == [
+        "SystemMessage",
+        "HumanMessage",
+        "AIMessage",
+        "HumanMessage",
+    ]
+    assert third[1].text == "What is 17 * 23?" and third[2].text == "391"
+    assert not prompt_has_tools(third)  # the first question's tool step is not replayed
+    assert state["messages"][-1].text == "782"
