@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -41,26 +42,12 @@ def test_a_system_turn_is_added_for_the_tool_list_when_there_is_none() -> None:
 
 
 def test_the_server_is_started_with_the_tool_calling_format_and_registers_it_first() -> None:
-    command = server_command(
-        Path("m.gguf"),
-        alias="m",
-        host="127.0.0.1",
-        port=1,
-        n_ctx=8,
-        n_threads=1,
-    )
+    options: dict[str, Any] = {"alias": "m", "host": "h", "port": 1, "n_ctx": 8, "n_threads": 1}
+    command = server_command(Path("m.gguf"), **options)
     assert command[command.index("--chat_format") + 1] == TOOL_CHAT_FORMAT
     script = command[2]
     assert script.index('["register"]()') < script.index("llama_cpp.server")
-    plain = server_command(
-        Path("m.gguf"),
-        alias="m",
-        host="h",
-        port=1,
-        n_ctx=8,
-        n_threads=1,
-        chat_format=None,
-    )
+    plain = server_command(Path("m.gguf"), **options, chat_format=None)
     assert "--chat_format" not in plain
 
 
