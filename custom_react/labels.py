@@ -129,6 +129,13 @@ PLAN = {
         "repeated": "already done, dropped",
         "result": "Result: ",
         "none": "(none)",
+        "repair": "Repair replanner wrote",
+        "repaired": "Repaired plan",
+        "inserted": "inserted",
+        "replaced": "replaces the failed step",
+        "retried": "tries the failed step again",
+        "dropped": "drops the failed step",
+        "removed": "removed",
     },
     "zh": {
         "plan": "计划",
@@ -142,6 +149,13 @@ PLAN = {
         "repeated": "已经做过，已去掉",
         "result": "结果：",
         "none": "（无）",
+        "repair": "修复规划器输出",
+        "repaired": "修复后的计划",
+        "inserted": "新加的步骤",
+        "replaced": "取代失败的步骤",
+        "retried": "重试失败的步骤",
+        "dropped": "放弃失败的步骤",
+        "removed": "去掉的步骤",
     },
 }
 """Plan-and-Execute's words (`custom_react.plan`)."""

@@ -3,19 +3,19 @@
 Plan-and-Solve (Wang et al., 2023) and LangChain's plan-and-execute split a task in two: a planner
 writes the steps, an executor agent (here a `CustomReActAgent`) carries out the first step, and a
 replanner reads the question, the plan and the past steps and writes either the steps still to do
-or the final answer (the response). The loop is a generator that yields its own events
-(`custom_react.plan.events`) and, between `StepStarted` and `StepResult`, the executor's ReAct step
-events, so one printer shows each step's transcript; `StepRunnable` makes it a `Runnable`. Not
-here: reading replies (`plan_parser.py`), filling the templates (`plan_prompt.py`, `custom_react/prompts/`),
-the run's memory (`plan_memory.py`) and printing (`printing.py`).
+or the final answer (the response); with `replan="on_failure"` it is asked only to repair a failed
+step. The loop is a generator that yields its own events (`custom_react.plan.events`) and, between
+`StepStarted` and `StepResult`, the executor's ReAct step events, so one printer shows each step's
+transcript; `StepRunnable` makes it a `Runnable`. Not here: reading replies (`parser.py`), filling
+the templates (`prompt.py`, `repair.py`), running a step (`execute.py`), the run's memory
+(`memory.py`) and printing (`printing.py`).
 """
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, Literal, get_args
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -23,7 +23,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 
 from custom_react import events as ev
 from custom_react.agent import CustomReActAgent
-from custom_react.calls import Steps, invoking, next_event
+from custom_react.calls import Steps, invoking
 from custom_react.parser import FinalAnswer, ParseError
 from custom_react.plan.events import (
     FinalResponse,
@@ -32,26 +32,26 @@ from custom_react.plan.events import (
     PlanStage,
     Replanned,
     StepLimitReached,
-    StepResult,
-    StepStarted,
-    StepStatus,
 )
+from custom_react.plan.execute import execute_step
 from custom_react.plan.memory import PlanRun
 from custom_react.plan.parser import Plan, parse_plan, parse_replan
 from custom_react.plan.printing import PlanConsolePrinter
 from custom_react.plan.prompt import (
     PLANNER_VARIABLES,
+    REPAIR_VARIABLES,
     REPLANNER_VARIABLES,
     build_plan_prompt,
-    render_past_steps,
-    render_plan,
-    step_task,
+    replan_variables,
 )
+from custom_react.plan.repair import finished_steps, plan_repaired, repair_variables
 from custom_react.prompts import load_template
 from custom_react.runnable import AgentInput, StepRunnable, read_input
 
 STOPPED_MESSAGE = "Plan-and-execute stopped at the step limit before a final answer."
+Replan = Literal["always", "on_failure"]
 _Ask = Steps[Plan | FinalAnswer | None]
+_Reply = Steps[Plan | FinalResponse | None]
 
 
 class PlanAndExecuteAgent(StepRunnable):
@@ -62,10 +62,18 @@ class PlanAndExecuteAgent(StepRunnable):
         executor: The ReAct agent that carries out one step at a time; its tools are listed in the
             planner's and replanner's prompts.
         max_steps: Most steps executed in one run; then the run stops with `max_iterations`.
+            Every step counts, retried and inserted ones too, so it also bounds the repairs.
+        replan: "always": the replanner reads every step's result and answers or writes the
+            steps still to do. "on_failure": after a step that worked the next planned step runs
+            with no replanner call, and when the plan runs out the last step's result is the
+            answer (`stop_reason` "final_answer"); a failed step (status "stopped" or "error")
+            goes to the repair replanner, which answers or writes the steps still to do.
         planner_prompt: A template for the planner instead of `custom_react/prompts/planner_<language>.txt`.
             It must contain `{input}` and may contain `{tools}` and `{tool_names}`.
         replanner_prompt: A template for the replanner instead of the bundled one. It must contain
             `{input}`, `{plan}` and `{past_steps}` and may contain `{tools}` and `{tool_names}`.
+        repair_prompt: A template for the repair replanner instead of `repair_<language>.txt`. It
+            must contain `{input}`, `{past_steps}`, `{failed_step}`, `{error}` and `{plan}`.
         max_consecutive_parse_failures: Unreadable replies in a row that end a planning stage.
         language: "en" or "zh": the bundled templates and the printed labels.
         verbose: Print the plans, each step's ReAct transcript and the answer to the console.
@@ -79,64 +87,94 @@ class PlanAndExecuteAgent(StepRunnable):
         executor: CustomReActAgent,
         *,
         max_steps: int = 6,
+        replan: Replan = "always",
         planner_prompt: str | None = None,
         replanner_prompt: str | None = None,
+        repair_prompt: str | None = None,
         max_consecutive_parse_failures: int = 2,
         language: str = "en",
         verbose: bool = False,
     ) -> None:
         if max_steps < 1 or max_consecutive_parse_failures < 1:
             raise ValueError("max_steps and max_consecutive_parse_failures must be at least 1.")
+        if replan not in get_args(Replan):
+            raise ValueError(f"replan must be 'always' or 'on_failure', not {replan!r}.")
         self.llm, self.executor, self.max_steps, self.language = llm, executor, max_steps, language
-        self.max_consecutive_parse_failures = max_consecutive_parse_failures
-        planner = planner_prompt or load_template("planner", language)
-        replanner = replanner_prompt or load_template("replanner", language)
-        tools = executor.tools
-        prompt = build_plan_prompt(planner, PLANNER_VARIABLES, tools, "planner")
-        self.planner = (prompt | llm).with_config(run_name="planner")
-        prompt = build_plan_prompt(replanner, REPLANNER_VARIABLES, tools, "replanner")
-        self.replanner = (prompt | llm).with_config(run_name="replanner")
+        self.replan, self.max_consecutive_parse_failures = replan, max_consecutive_parse_failures
+        self.planner = self._chain("planner", planner_prompt, PLANNER_VARIABLES)
+        self.replanner = self._chain("replanner", replanner_prompt, REPLANNER_VARIABLES)
+        self.repair = self._chain("repair", repair_prompt, REPAIR_VARIABLES)
         self.watch(verbose, language)
+
+    def _chain(
+        self, name: str, template: str | None, variables: frozenset[str]
+    ) -> Runnable[dict[str, Any], BaseMessage]:
+        """The prompt and the model for one stage, named after it in callbacks."""
+        text = template or load_template(name, self.language)
+        prompt = build_plan_prompt(text, variables, self.executor.tools, name)
+        return (prompt | self.llm).with_config(run_name=name)
 
     # -- The plan-and-execute loop --------------------------------------------------------------
 
     def _loop(self, agent_input: AgentInput, config: RunnableConfig) -> Steps[None]:
-        """The loop: plan, then execute a step and replan until an answer; ends with `RunFinished`."""
+        """The loop: plan, then execute steps and replan until an answer; ends with `RunFinished`."""
         run = PlanRun(*read_input(agent_input))
         # Plan: the planner reads the question and writes the steps.
         plan = yield from self._ask("planner", self.planner, parse_plan, {}, run, config)
         if not isinstance(plan, Plan):  # no readable plan: the one step is the question itself
             plan = Plan((run.question,))
         yield PlanMade(plan.steps, plan.thought)
+        done = 0  # steps of this plan carried out
         while True:
             if len(run.past_steps) >= self.max_steps:
                 yield StepLimitReached(len(run.past_steps))
-                yield ev.RunFinished(run.result(STOPPED_MESSAGE, "max_iterations", plan.steps))
+                left = plan.steps[done:]  # the steps still planned
+                yield ev.RunFinished(run.result(STOPPED_MESSAGE, "max_iterations", left))
                 return
-            # Execute: the ReAct executor carries out the first step; its result is a past step.
-            yield from self._execute(plan.steps[0], run, config)
-            # Replan: the replanner reads the finished steps and the steps left, then answers or
-            # writes the steps still to do.
-            reply = yield from self._replan(plan, run, config)
-            if isinstance(reply, FinalAnswer):
-                yield FinalResponse(reply.output, reply.thought)
+            # Execute: the ReAct executor carries out the next step; its result is a past step.
+            status = yield from execute_step(self.executor, plan, done, run, self.language, config)
+            done += 1
+            if self.replan == "always" or status != "ok":
+                # Replan: the replanner (after a failed step, the repair replanner) reads the
+                # finished steps and the steps left, then answers or writes the steps to do.
+                reply = yield from self._replan(plan.steps[done:], run, config)
+            elif done < len(plan.steps):
+                continue  # replan="on_failure" and the step worked: on to the next, no replanner
+            else:  # ... and it was the plan's last step: its result is the answer
+                reply = FinalResponse(run.past_steps[-1][1], source="last_step")
+            if isinstance(reply, FinalResponse):
+                yield reply
                 yield ev.RunFinished(run.result(reply.output, "final_answer", []))
                 return
             if reply is None:  # no readable reply: the last step's result is the best answer
                 output = run.past_steps[-1][1]
-                yield ev.RunFinished(run.result(output, "parse_failures", plan.steps[1:]))
+                yield ev.RunFinished(run.result(output, "parse_failures", plan.steps[done:]))
                 return
-            plan = reply
-            yield Replanned(plan.steps, plan.thought, plan.repeated)
+            yield self._replanned(plan.steps[done:], reply, run)
+            plan, done = reply, 0
 
-    def _replan(self, plan: Plan, run: PlanRun, config: RunnableConfig) -> _Ask:
-        """Ask the replanner; steps of its new plan that are already done are dropped."""
-        variables = {
-            "plan": render_plan(plan.steps[1:], self.language),
-            "past_steps": render_past_steps(run.past_steps, self.language),
-        }
-        read = partial(parse_replan, done=[step for step, _ in run.past_steps])
-        return (yield from self._ask("replanner", self.replanner, read, variables, run, config))
+    def _replan(self, planned: tuple[str, ...], run: PlanRun, config: RunnableConfig) -> _Reply:
+        """Ask the replanner, or with `replan="on_failure"` the repair replanner about a failed step.
+
+        Steps of its new plan that are already done are dropped (a failed step may come again).
+        """
+        if self.replan == "on_failure":
+            variables = repair_variables(run.past_steps, planned, self.language)
+            read = partial(parse_replan, done=finished_steps(run.past_steps))
+            reply = yield from self._ask("repair", self.repair, read, variables, run, config)
+        else:
+            variables = replan_variables(run.past_steps, planned, self.language)
+            read = partial(parse_replan, done=[step for step, _ in run.past_steps])
+            reply = yield from self._ask("replanner", self.replanner, read, variables, run, config)
+        return (
+            FinalResponse(reply.output, reply.thought) if isinstance(reply, FinalAnswer) else reply
+        )
+
+    def _replanned(self, planned: tuple[str, ...], plan: Plan, run: PlanRun) -> Replanned:
+        """The new plan's event: `Replanned`, or `PlanRepaired` saying what the repair changed."""
+        if self.replan == "on_failure":
+            return plan_repaired(run.past_steps[-1][0], planned, plan)
+        return Replanned(plan.steps, plan.thought, plan.repeated)
 
     def _ask(
         self,
@@ -160,38 +198,3 @@ class PlanAndExecuteAgent(StepRunnable):
                 yield PlanParseFailure(stage, reply.text, str(error), attempt)
                 feedback += [AIMessage(content=reply.text), HumanMessage(content=str(error))]
         return None
-
-    def _execute(self, step: str, run: PlanRun, config: RunnableConfig) -> Steps[None]:
-        """Run the executor on one step: its step events, then the `StepResult`."""
-        number = len(run.past_steps) + 1
-        task = step_task(step, run.question, run.past_steps, self.language)
-        yield StepStarted(number, step, task)
-        result: ev.AgentResult | None = None
-        status: StepStatus = "ok"
-        # The executor's events, one at a time: `stream` under `invoke`, `astream` under `ainvoke`.
-        step_events = next_event(
-            self.executor.stream(task, config), self.executor.astream(task, config)
-        )
-        try:
-            while (event := (yield step_events)) is not None:
-                if isinstance(event, ev.RunFinished):
-                    result = event.result  # the step's end, not the run's: it becomes StepResult
-                else:
-                    yield event
-        except Exception as error:  # the executor is this loop's tool: its failure is a result
-            text, status = f"Error: the step failed: {type(error).__name__}: {error}", "error"
-        else:
-            text, status = step_outcome(result)
-        run.add_step(step, text, result)
-        yield StepResult(number, step, text, status)
-
-
-def step_outcome(result: ev.AgentResult | None) -> tuple[str, StepStatus]:
-    """The text the replanner reads for one executor run, and whether the step finished."""
-    if result is None:
-        raise RuntimeError("The executor's stream ended without a RunFinished event.")
-    if result.stop_reason == "final_answer":
-        return result.output, "ok"
-    last = result.intermediate_steps[-1][1] if result.intermediate_steps else ""
-    seen = f" Last observation: {textwrap.shorten(last, 500)}" if last else ""
-    return f"{result.output} (stop reason: {result.stop_reason}).{seen}", "stopped"

@@ -4,9 +4,11 @@ A closed set of small frozen dataclasses, named with the Plan-and-Solve / LangCh
 words (plan, step, past steps, replan, response), each with a `type` literal. A run yields
 `PlanMade`, then for each step `StepStarted`, the executor's own ReAct step events
 (`custom_react.events`, without the executor's `RunFinished`) and `StepResult`, then `Replanned`
-or `FinalResponse`; `PlanParseFailure` and `StepLimitReached` when things go wrong. The last event
-is always the usual `RunFinished`, whose result is a `PlanResult`: an `AgentResult` that also holds
-the last plan and the past steps. Printing and exporting them is somebody else's job.
+or `FinalResponse`; with `replan="on_failure"` the next `StepStarted` after a step that worked,
+and `PlanRepaired` (a `Replanned` that says what changed) after one that failed;
+`PlanParseFailure` and `StepLimitReached` when things go wrong. The last event is always the
+usual `RunFinished`, whose result is a `PlanResult`: an `AgentResult` that also holds the last
+plan and the past steps. Printing and exporting them is somebody else's job.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any, Literal
 
 from custom_react import events as ev
 
-PlanStage = Literal["planner", "replanner"]
+PlanStage = Literal["planner", "replanner", "repair"]
 StepStatus = Literal["ok", "stopped", "error"]
 
 
@@ -46,7 +48,10 @@ class StepStarted:
 
 @dataclass(frozen=True)
 class StepResult:
-    """The executor finished a step (or failed it); the result goes to the replanner."""
+    """The executor finished a step (or failed it); the result goes to the replanner.
+
+    With `replan="on_failure"` only a failed step's result goes to the (repair) replanner.
+    """
 
     number: int
     """Which step of the run this is (1-based)."""
@@ -72,14 +77,35 @@ class Replanned:
     type: Literal["replan"] = "replan"
 
 
+@dataclass(frozen=True, kw_only=True)
+class PlanRepaired(Replanned):
+    """After a failed step, the repair replanner wrote the steps still to do (`replan="on_failure"`).
+
+    A `Replanned` (its `type` is `replan` too), so whatever shows a new plan shows a repair.
+    """
+
+    failed_step: str
+    """The step that failed; it stays in the past steps with its result."""
+    inserted: tuple[str, ...] = ()
+    """New steps: neither the failed step nor a step that was still planned."""
+    replaced: bool = True
+    """The failed step is not in the new plan (new steps replace it, or it is dropped); False
+    when the new plan tries it again."""
+    removed: tuple[str, ...] = ()
+    """Steps that were still planned and are not in the new plan."""
+
+
 @dataclass(frozen=True)
 class FinalResponse:
-    """The replanner answered the question: the run's response."""
+    """The run's response: the replanner's answer, or the last step's result when the plan ran out."""
 
     output: str
     """The answer."""
     thought: str = ""
     """What the replanner wrote before it."""
+    source: Literal["replanner", "last_step"] = "replanner"
+    """`replanner` (or the repair replanner) answered; `last_step`: every planned step worked
+    (`replan="on_failure"`), and the last one's result is the answer."""
     type: Literal["response"] = "response"
 
 
@@ -100,7 +126,7 @@ class PlanParseFailure:
 
 @dataclass(frozen=True)
 class StepLimitReached:
-    """`max_steps` steps ran and the replanner still had steps to do."""
+    """`max_steps` steps ran and the plan still had steps to do."""
 
     steps: int
     """Steps executed."""
@@ -132,6 +158,7 @@ PlanEvent = (
     | StepStarted
     | StepResult
     | Replanned
+    | PlanRepaired
     | FinalResponse
     | PlanParseFailure
     | StepLimitReached

@@ -1,8 +1,9 @@
 """Read plans from a planner's or replanner's plain-text reply.
 
-`parse_plan(text)` reads the planner's reply into a `Plan` (its steps, in order); `parse_replan(text)`
-reads the replanner's reply into a new `Plan` or a `FinalAnswer`. Both are pure and forgiving in the
-style of `custom_react.parser`: numbered (`1.`, `1)`, `(1)`, `1、`, `Step 1:`, `第一步：`) or bulleted
+`parse_plan(text)` reads the planner's reply into a `Plan` (its steps, in order, and the earlier
+steps each one needs: `schema.read_dependencies`); `parse_replan(text)` reads the replanner's
+reply into a new `Plan` or a `FinalAnswer`. Both are pure and forgiving in the style of
+`custom_react.parser`: numbered (`1.`, `1)`, `(1)`, `1、`, `Step 1:`, `第一步：`) or bulleted
 steps, markdown bold and headings, `Plan:` headers, full-width colons, Chinese markers, `<think>`
 blocks. Anchored, possessive patterns scan it line by line, in linear time. A reply they cannot
 read raises `ParseError` with a message written for the model. `parse_replan` also drops the steps already done, which small
@@ -13,10 +14,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from custom_react.markers import strip_think
 from custom_react.parser import FinalAnswer, ParseError
+from custom_react.plan.schema import (
+    Plan,
+    keep_dependencies,
+    read_dependencies,
+    split_dependency_note,
+    step_key,
+)
+
+__all__ = ["Plan", "parse_plan", "parse_replan"]
 
 # Markdown noise a model puts before a marker: headings, quotes, list bullets, bold or code marks.
 _NOISE = r"\s*+(?:[-#>*_`•+]\s*+)*+"
@@ -48,21 +57,6 @@ _WRITE_REPLAN = (
     "Write either 'Final Answer: ' and the answer, or the steps still to do as a numbered list "
     "('1. ...', '2. ...')."
 )
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A plan: the steps still to do, first step first.
-
-    Attributes:
-        steps: Each step's task, markdown removed, never empty.
-        thought: What the model wrote before the list ("" when nothing).
-        repeated: Steps the replanner wrote that were already done; `parse_replan` dropped them.
-    """
-
-    steps: tuple[str, ...]
-    thought: str = ""
-    repeated: tuple[str, ...] = ()
 
 
 def parse_plan(text: str) -> Plan:
@@ -100,8 +94,9 @@ def parse_replan(text: str, done: Sequence[str] = ()) -> Plan | FinalAnswer:
         done: The steps already executed.
 
     Returns:
-        A `Plan` of the steps not yet done (the dropped ones in `Plan.repeated`) when there are
-        any, else the non-empty `Final Answer:` as a `FinalAnswer`.
+        A `Plan` of the steps not yet done (the dropped ones in `Plan.repeated`, the
+        dependencies renumbered without them) when there are any, else the non-empty
+        `Final Answer:` as a `FinalAnswer`.
 
     Raises:
         ParseError: No step left to do and no answer: the reply is empty or prose, its
@@ -110,11 +105,12 @@ def parse_replan(text: str, done: Sequence[str] = ()) -> Plan | FinalAnswer:
     reply = strip_think(text).splitlines()
     answer, lines, before = _split_answer(reply)
     plan = _read_steps(lines)
-    finished = {_comparable(step) for step in done}
-    steps = [step for step in plan.steps if _comparable(step) not in finished] if plan else []
-    if plan is not None and steps:
+    finished = {step_key(step) for step in done}
+    kept = [step_key(step) not in finished for step in plan.steps] if plan else []
+    if plan is not None and any(kept):
+        steps = tuple(step for step, keep in zip(plan.steps, kept, strict=True) if keep)
         repeated = tuple(step for step in plan.steps if step not in steps)
-        return Plan(tuple(steps), plan.thought, repeated)
+        return Plan(steps, plan.thought, repeated, keep_dependencies(plan.depends_on, kept))
     if answer:
         return FinalAnswer(output=answer, thought=_thought(before), log=text.strip())
     problem = "no answer and no steps found."
@@ -161,10 +157,11 @@ def _read_steps(lines: list[str]) -> Plan | None:
             inline = inline or header
         elif line.strip():
             thought.append(line.strip())
-    steps = [step for step in steps if step]
-    if not steps:
+    texts, needs = read_dependencies(steps)
+    if not texts:
+        inline = split_dependency_note(inline)[0]  # one step: it can need no earlier one
         return Plan((inline,), _thought(thought)) if inline else None
-    return Plan(tuple(steps), _thought(thought))
+    return Plan(texts, _thought(thought), depends_on=needs)
 
 
 def _header_text(line: str) -> str:
@@ -190,10 +187,6 @@ def _is_bare(line: str) -> bool:
     """A header with nothing after it (`Plan:`, `**Remaining steps**`, `## 计划`), not a step."""
     match = _HEADER_LINE.match(line)
     return match is not None and _HEADER_END.fullmatch(line, match.end()) is not None
-
-
-def _comparable(step: str) -> str:
-    return " ".join(step.casefold().split()).rstrip(".。!！ ")
 
 
 def _thought(lines: list[str]) -> str:

@@ -1,8 +1,9 @@
 """The live transcript of a Plan-and-Execute run: the ReAct printer, taught the plan events.
 
-`PlanConsolePrinter` renders `PlanMade`, `Replanned`, `StepStarted`, `StepResult`,
-`FinalResponse`, `PlanParseFailure` and `StepLimitReached` with the words of `labels.PLAN`, and
-hands every other event (the executor's ReAct steps) to `ConsolePrinter`.
+`PlanConsolePrinter` renders `PlanMade`, `Replanned`, `PlanRepaired` (the new plan, then what the
+repair inserted, replaced or removed), `StepStarted`, `StepResult`, `FinalResponse`,
+`PlanParseFailure` and `StepLimitReached` with the words of `labels.PLAN`, and hands every other
+event (the executor's ReAct steps) to `ConsolePrinter`.
 """
 
 from __future__ import annotations
@@ -36,13 +37,12 @@ class PlanConsolePrinter(ConsolePrinter):
         match event:
             case pe.PlanMade(steps=steps) | pe.Replanned(steps=steps):
                 name = label["plan"] if isinstance(event, pe.PlanMade) else label["replan"]
+                name = label["repaired"] if isinstance(event, pe.PlanRepaired) else name
                 head = name + self.separator.rstrip()
                 head = f"\x1b[{PLAN_COLORS['plan']}m{head}\x1b[0m" if self.color else head
                 lines = [head, *(f"  {n}. {step}" for n, step in enumerate(steps, 1))]
-                if isinstance(event, pe.Replanned) and event.repeated:
-                    dropped = "; ".join(event.repeated)
-                    lines.append(f"  ({label['repeated']}{self.separator}{dropped})")
-                return lines
+                notes = plan_changes(event) if isinstance(event, pe.Replanned) else []
+                return lines + [f"  ({label[key]}{self.separator}{text})" for key, text in notes]
             case pe.StepStarted(number=number, step=step):
                 return [self._line("step", label["step"].format(n=number), step)]
             case pe.StepResult(number=number, result=result, status=status):
@@ -67,3 +67,14 @@ class PlanConsolePrinter(ConsolePrinter):
         if self.color and kind in PLAN_COLORS:
             return f"\x1b[{PLAN_COLORS[kind]}m{label}{self.separator}\x1b[0m{text}"
         return super()._line(kind, label, text)
+
+
+def plan_changes(event: pe.Replanned) -> list[tuple[str, str]]:
+    """What a new plan changed, as `(label key, text)`: a repair's changes, the dropped repeats."""
+    changes: list[tuple[str, str]] = []
+    if isinstance(event, pe.PlanRepaired):
+        changes += [("inserted", "; ".join(event.inserted))] if event.inserted else []
+        kind = ("replaced" if event.inserted else "dropped") if event.replaced else "retried"
+        changes.append((kind, event.failed_step))
+        changes += [("removed", "; ".join(event.removed))] if event.removed else []
+    return changes + ([("repeated", "; ".join(event.repeated))] if event.repeated else [])

@@ -1,11 +1,13 @@
 """Build what the planner, the replanner and each step's executor read in a plan-and-execute run.
 
 Pure functions. `build_plan_prompt` turns a template from `custom_react/prompts/` (`planner_<language>.txt`,
-`replanner_<language>.txt`) into a `ChatPromptTemplate`: the filled template as one user turn,
-after any `chat_history` and before any `feedback` (a reply that could not be read, and the error).
+`replanner_<language>.txt`, and `repair_<language>.txt` for the repair replanner of
+`replan="on_failure"`) into a `ChatPromptTemplate`: the filled template as one user turn, after
+any `chat_history` and before any `feedback` (a reply that could not be read, and the error).
 `render_plan` and `render_past_steps` write the steps still to do and the finished steps with
-their results as the numbered text the templates show; `step_task` writes the question one step's
-executor gets. It does not call a model or read replies (`plan_parser.py` does).
+their results as the numbered text the templates show (`replan_variables` fills the replanner's);
+`step_task` writes the question one step's executor gets: every result so far, or only those of
+the steps it depends on. It does not call a model or read replies (`parser.py` does).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from custom_react.prompts import load_template
 
 PLANNER_VARIABLES = frozenset({"input"})
 REPLANNER_VARIABLES = frozenset({"input", "plan", "past_steps"})
+REPAIR_VARIABLES = frozenset({"input", "plan", "past_steps", "failed_step", "error"})
 TOOL_VARIABLES = frozenset({"tools", "tool_names"})
 
 
@@ -65,28 +68,48 @@ def render_plan(steps: Sequence[str], language: str = "en") -> str:
     return "\n".join(f"{number}. {step}" for number, step in enumerate(steps, 1))
 
 
-def render_past_steps(past_steps: Sequence[tuple[str, str]], language: str = "en") -> str:
-    """The finished steps, numbered, each with its result on one indented line."""
+def render_past_steps(
+    past_steps: Sequence[tuple[str, str]], language: str = "en", numbers: Sequence[int] = ()
+) -> str:
+    """The finished steps, numbered, each with its result on one indented line.
+
+    `numbers` (1-based) picks the steps to show, under their own numbers; empty shows them all.
+    """
     label = PLAN[check_language(language)]
-    result, none = label["result"], label["none"]
     if not past_steps:
-        return none
-    return "\n".join(
-        f"{number}. {step}\n   {result}{' '.join(text.split())}"
-        for number, (step, text) in enumerate(past_steps, 1)
-    )
+        return label["none"]
+    lines = []
+    for number in numbers or range(1, len(past_steps) + 1):
+        step, text = past_steps[number - 1]
+        lines.append(f"{number}. {step}\n   {label['result']}{' '.join(text.split())}")
+    return "\n".join(lines)
+
+
+def replan_variables(
+    past_steps: Sequence[tuple[str, str]], planned: Sequence[str], language: str = "en"
+) -> dict[str, str]:
+    """The replanner template's `{past_steps}` and `{plan}` (the steps still planned)."""
+    return {
+        "plan": render_plan(planned, language),
+        "past_steps": render_past_steps(past_steps, language),
+    }
 
 
 def step_task(
-    step: str, question: str, past_steps: Sequence[tuple[str, str]], language: str = "en"
+    step: str,
+    question: str,
+    past_steps: Sequence[tuple[str, str]],
+    language: str = "en",
+    needs: Sequence[int] = (),
 ) -> str:
     """What the executor is asked for one step.
 
     The step alone at first; later the question and the results so far, then the step last (a
-    small model reads the last line as its task).
+    small model reads the last line as its task). `needs` (past step numbers, 1-based) narrows
+    the results to the steps this one depends on; empty shows every result.
     """
     if not past_steps:
         return step
     template = load_template("plan_step", language).strip()
-    past = render_past_steps(past_steps, language)
+    past = render_past_steps(past_steps, language, needs)
     return template.format(step=step, input=question, past_steps=past)

@@ -1,0 +1,80 @@
+"""Carry out one plan step with the executor: its ReAct events in, one `StepResult` out.
+
+`execute_step` runs the `CustomReActAgent` on the plan's next step inside the plan-and-execute
+loop. Its task (`next_task`, written by `prompt.step_task`) holds the results so far, or only
+those of the steps it depends on (`Plan.depends_on`). It passes the executor's step events on,
+turns its end into a `StepResult` (`step_outcome`: a final answer is `ok`, a limit is `stopped`,
+a raised exception is `error`) and records the step in the run's memory. The executor is this
+loop's tool, so its failure is a result, never the run's end. What comes after the step is the
+loop's business.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from langchain_core.runnables import RunnableConfig
+
+from custom_react import events as ev
+from custom_react.agent import CustomReActAgent
+from custom_react.calls import Steps, next_event
+from custom_react.plan.events import StepResult, StepStarted, StepStatus
+from custom_react.plan.memory import PlanRun
+from custom_react.plan.prompt import step_task
+from custom_react.plan.schema import Plan
+
+
+def execute_step(
+    executor: CustomReActAgent,
+    plan: Plan,
+    done: int,
+    run: PlanRun,
+    language: str,
+    config: RunnableConfig,
+) -> Steps[StepStatus]:
+    """Run the executor on `plan.steps[done]`: `StepStarted`, the executor's events, `StepResult`.
+
+    `done` steps of the plan are done; the step is added to `run`'s past steps.
+
+    Returns:
+        The step's status: `ok`, `stopped` or `error`.
+    """
+    step, number = plan.steps[done], len(run.past_steps) + 1
+    task = next_task(plan, done, run, language)
+    yield StepStarted(number, step, task)
+    result: ev.AgentResult | None = None
+    status: StepStatus = "ok"
+    # The executor's events, one at a time: `stream` under `invoke`, `astream` under `ainvoke`.
+    step_events = next_event(executor.stream(task, config), executor.astream(task, config))
+    try:
+        while (event := (yield step_events)) is not None:
+            if isinstance(event, ev.RunFinished):
+                result = event.result  # the step's end, not the run's: it becomes StepResult
+            else:
+                yield event
+    except Exception as error:  # the executor is this loop's tool: its failure is a result
+        text, status = f"Error: the step failed: {type(error).__name__}: {error}", "error"
+    else:
+        text, status = step_outcome(result)
+    run.add_step(step, text, result)
+    yield StepResult(number, step, text, status)
+    return status
+
+
+def next_task(plan: Plan, done: int, run: PlanRun, language: str) -> str:
+    """The executor's task for `plan.steps[done]`: every result so far, or the ones it needs."""
+    # Dependencies are numbered in the step's plan, whose first step is the run's step `first`.
+    first = len(run.past_steps) + 1 - done
+    needs = [first + dependency - 1 for dependency in plan.depends_on[done]]
+    return step_task(plan.steps[done], run.question, run.past_steps, language, needs)
+
+
+def step_outcome(result: ev.AgentResult | None) -> tuple[str, StepStatus]:
+    """The text the replanner reads for one executor run, and whether the step finished."""
+    if result is None:
+        raise RuntimeError("The executor's stream ended without a RunFinished event.")
+    if result.stop_reason == "final_answer":
+        return result.output, "ok"
+    last = result.intermediate_steps[-1][1] if result.intermediate_steps else ""
+    seen = f" Last observation: {textwrap.shorten(last, 500)}" if last else ""
+    return f"{result.output} (stop reason: {result.stop_reason}).{seen}", "stopped"
