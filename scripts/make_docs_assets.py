@@ -9,7 +9,8 @@ gets `<name>_replies.txt`, the raw replies the scripted model gave. Then every r
 content of PATH (relative to the page; Markdown files go in as they are, other files in a code
 fence), so no diagram in the docs is drawn by hand. The side-by-side comparison transcript comes
 from the saved results of `custom-react compare --out bench/results/compare`
-(`bench/results/compare/compare.json`).
+(`bench/results/compare/compare.json`), and one run of two conditions of each experiment from
+`bench/results/experiments/<name>.json` (`bench/experiments/<name>.py`).
 
     flock /tmp/custom-react-model.lock python scripts/make_docs_assets.py   # everything
     python scripts/make_docs_assets.py --scripted                           # no model needed
@@ -44,6 +45,18 @@ EMBED = re.compile(r"(<!-- embed: (?P<path>\S+) -->\n)(?P<body>.*?)(<!-- /embed 
 FENCES = {".mmd": "mermaid", ".txt": "text"}
 COMPARISON = ROOT / "bench" / "results" / "compare" / "compare.json"
 COMPARISON_QUESTION = "rose-markup"
+EXPERIMENTS = ROOT / "bench" / "results" / "experiments"
+EXPERIMENT_TRANSCRIPTS = {
+    "thought_ablation": ("gold-3oz", "ReAct (Thought, Action)", "Action first (no Thought)"),
+    "cot_vs_react": ("netflix-year", "Chain-of-Thought (no tools)", "ReAct (search, calculator)"),
+    "react_vs_plan": (
+        "gold-in-yuan",
+        "Plan-and-Execute, replan always",
+        "Plan-and-Execute, replan on failure",
+    ),
+    "loop_defences": ("rose-markup", "all three defences", "no repeated-action guard"),
+}
+"""For each experiment the docs show: the question and the two conditions shown side by side."""
 
 
 @dataclass(frozen=True)
@@ -266,6 +279,26 @@ def make_comparison(out: Path = ASSETS) -> None:
     say(f"comparison: compare_{COMPARISON_QUESTION}.txt, _create_agent.txt, compare_local.md")
 
 
+def make_experiments(out: Path = ASSETS) -> None:
+    """Copy one real run of two conditions of each saved experiment into the docs, side by side."""
+    from custom_react.compare.report import ComparisonReport, RunRecord, side_by_side
+
+    fields = set(RunRecord.__dataclass_fields__)
+    for name, (question, left, right) in EXPERIMENT_TRANSCRIPTS.items():
+        saved = EXPERIMENTS / f"{name}.json"
+        if not saved.is_file():
+            say(f"skipped: {saved.relative_to(ROOT)} is missing (run bench/experiments/{name}.py)")
+            continue
+        data = json.loads(saved.read_text(encoding="utf-8"))
+        records = [
+            RunRecord(**{k: v for k, v in r.items() if k in fields}) for r in data["records"]
+        ]
+        report = ComparisonReport(data["model"], [left, right], records)
+        text = side_by_side(report, question, left, right, width=58)
+        (out / f"experiment_{name}.txt").write_text(text + "\n", encoding="utf-8")
+        say(f"experiment: experiment_{name}.txt")
+
+
 def refilled(page: Path) -> str:
     """The text of doc `page` with every embed region holding its file's current content."""
     text = page.read_text(encoding="utf-8")
@@ -302,6 +335,7 @@ def main() -> None:
     if not args.embed:
         make_scripted()
         make_comparison()
+        make_experiments()
     if not (args.embed or args.scripted):
         make_real()
     embed_all()

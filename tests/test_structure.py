@@ -29,6 +29,7 @@ ADD_ONS = (
     "export",
     "serving",
     "compare",
+    "experiments",
     "cli",
     "cli_support",
     "mcp",

@@ -41,6 +41,8 @@ MAIN_PAGES = [
     "legacy-vs-custom-vs-create-agent",
     "failure-modes",
     "pause-and-resume",
+    "why-thought-matters",
+    "react-vs-cot",
 ]
 MODEL_LOCK = "/tmp/custom-react-model.lock"
 
