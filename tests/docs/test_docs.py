@@ -43,6 +43,7 @@ MAIN_PAGES = [
     "pause-and-resume",
     "why-thought-matters",
     "react-vs-cot",
+    "react-vs-plan-measured",
 ]
 MODEL_LOCK = "/tmp/custom-react-model.lock"
 
