@@ -4,8 +4,9 @@ A runner answers one question (`custom_react.compare.runners.Runner`). `agent_ru
 way of building an agent (ours, or Plan-and-Execute) into one: it streams the agent, keeps its
 console transcript and counts its format errors. On top of it: `react_runner` (our agent with
 any options, e.g. one loop defence off), `action_first_runner` (the same loop with a prompt that
-forbids Thought), `plan_runner` (Plan-and-Execute with either replanner) and `cot_runner`
-(Chain-of-Thought: one model call, no tools). The questions and the scoring are the harness's.
+forbids Thought), `no_final_answer_check_runner` (the same loop blind to a Final Answer),
+`plan_runner` (Plan-and-Execute with either replanner) and `cot_runner` (Chain-of-Thought: one
+model call, no tools). The questions and the scoring are the harness's.
 """
 
 from __future__ import annotations
