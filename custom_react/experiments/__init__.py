@@ -9,10 +9,10 @@ agents, `measures.py` adds what the harness does not count (repeated actions, fa
 the search snapshot contradicts), `report.py` writes the table and `plot.py` the chart.
 """
 
+from custom_react.compare.runners.custom import agent_runner
 from custom_react.experiments.conditions import (
     ACTION_FIRST_TEMPLATE,
     action_first_runner,
-    agent_runner,
     cot_runner,
     plan_runner,
     react_runner,

@@ -1,8 +1,7 @@
 """The agent designs an experiment compares, each as a runner of the comparison harness.
 
-A runner answers one question (`custom_react.compare.runners.Runner`). `agent_runner` turns any
-way of building an agent (ours, or Plan-and-Execute) into one: it streams the agent, keeps its
-console transcript and counts its format errors. On top of it: `react_runner` (our agent with
+A runner answers one question (`custom_react.compare.runners.Runner`); the harness's
+`agent_runner` turns any way of building an agent (ours, or Plan-and-Execute) into one. On it: `react_runner` (our agent with
 any options, e.g. one loop defence off), `action_first_runner` (the same loop with a prompt that
 forbids Thought), `no_final_answer_check_runner` (the same loop blind to a Final Answer),
 `plan_runner` (Plan-and-Execute with either replanner) and `cot_runner` (Chain-of-Thought: one
@@ -11,7 +10,6 @@ model call, no tools). The questions and the scoring are the harness's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -20,21 +18,16 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
-from custom_react import events as ev
 from custom_react.agent import CustomReActAgent
 from custom_react.compare.harness import RunnerFactory
 from custom_react.compare.runners import Runner, RunOutcome
-from custom_react.compare.runners.custom import question_language
+from custom_react.compare.runners.custom import agent_runner, question_language
 from custom_react.formats import TEXT, ReActFormat
 from custom_react.markers import strip_think
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
 from custom_react.plan import PlanAndExecuteAgent
-from custom_react.plan.events import PlanParseFailure
 from custom_react.prompts import load_template
 from custom_react.runnable import StepRunnable
-
-MakeAgent = Callable[[BaseChatModel, list[BaseTool], int, str], StepRunnable]
-"""Build an agent from (model, tools, max_iterations, language)."""
 
 ACTION_FIRST_TEMPLATE = "react_action_first"
 """The prompt without Thought (`custom_react/prompts/react_action_first_<language>.txt`)."""
@@ -42,32 +35,6 @@ ACTION_FIRST = replace(
     TEXT, template=ACTION_FIRST_TEMPLATE, examples="examples_action_first", cue=""
 )
 """The text format, with the Thought taken out of its prompt, its example and its cue."""
-
-
-def agent_runner(make_agent: MakeAgent) -> RunnerFactory:
-    """A runner factory for agents built by `make_agent`, in the question's language."""
-
-    def factory(llm: BaseChatModel, tools: list[BaseTool], max_iterations: int) -> Runner:
-        def run(question: str, config: RunnableConfig) -> RunOutcome:
-            language = question_language(question)
-            agent = make_agent(llm, tools, max_iterations, language)
-            lines: list[str] = []
-            printer = agent.printer_type(lines.append, language=language, color=False)
-            failures, result = 0, None
-            for event in agent.stream(question, config):
-                printer(event)
-                failures += isinstance(event, ev.ParseFailure | PlanParseFailure)
-                if isinstance(event, ev.RunFinished):
-                    result = event.result
-            if result is None:
-                raise RuntimeError("the agent's stream ended without a RunFinished event")
-            if result.stop_reason == "model_error":
-                raise RuntimeError(f"the model failed for good: {result.error}")
-            return RunOutcome(result.output, result.iterations, result.stop_reason, failures, lines)
-
-        return run
-
-    return factory
 
 
 def react_runner(**options: Any) -> RunnerFactory:

@@ -10,6 +10,7 @@ same failure does in LangChain's agents, so the harness records it as that run's
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
@@ -18,7 +19,8 @@ from langchain_core.tools import BaseTool
 from custom_react import events as ev
 from custom_react.agent import CustomReActAgent
 from custom_react.compare.runners.outcome import Runner, RunOutcome
-from custom_react.printing import ConsolePrinter
+from custom_react.plan.events import PlanParseFailure
+from custom_react.runnable import StepRunnable
 
 _CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
@@ -26,6 +28,41 @@ _CHINESE = re.compile(r"[\u4e00-\u9fff]")
 def question_language(question: str) -> str:
     """Which prompt a question gets: "zh" when it has Chinese characters, else "en"."""
     return "zh" if _CHINESE.search(question) else "en"
+
+
+MakeAgent = Callable[[BaseChatModel, list[BaseTool], int, str], StepRunnable]
+"""Build an agent from (model, tools, max_iterations, language)."""
+
+
+def agent_runner(make_agent: MakeAgent) -> Callable[[BaseChatModel, list[BaseTool], int], Runner]:
+    """A runner factory for agents built by `make_agent`, in the question's language.
+
+    The runner streams the agent once per question, keeps its console printer's lines as the
+    transcript and counts its format errors (ReAct's and a planner's).
+    """
+
+    def factory(llm: BaseChatModel, tools: list[BaseTool], max_iterations: int) -> Runner:
+        def run(question: str, config: RunnableConfig) -> RunOutcome:
+            language = question_language(question)
+            agent = make_agent(llm, tools, max_iterations, language)
+            lines: list[str] = []
+            printer = agent.printer_type(lines.append, language=language, color=False)
+            failures, result = 0, None
+            for event in agent.stream(question, config):
+                printer(event)
+                failures += isinstance(event, ev.ParseFailure | PlanParseFailure)
+                if isinstance(event, ev.RunFinished):
+                    result = event.result
+            if result is None:
+                raise RuntimeError("the agent's stream ended without a RunFinished event")
+            if result.stop_reason == "model_error":
+                # LangChain's agents raise on the same failure: make it this run's error for all.
+                raise RuntimeError(f"the model failed for good: {result.error}")
+            return RunOutcome(result.output, result.iterations, result.stop_reason, failures, lines)
+
+        return run
+
+    return factory
 
 
 def custom_runner(
@@ -42,26 +79,9 @@ def custom_runner(
     Returns:
         A runner that streams the agent once per question.
     """
-
-    def run(question: str, config: RunnableConfig) -> RunOutcome:
-        language = question_language(question)
-        agent = CustomReActAgent(
-            llm, tools, max_iterations=max_iterations, language=language, examples=examples
+    make = agent_runner(
+        lambda llm, tools, limit, language: CustomReActAgent(
+            llm, tools, max_iterations=limit, language=language, examples=examples
         )
-        lines: list[str] = []
-        printer = ConsolePrinter(write=lines.append, language=language, color=False)
-        failures = 0
-        result = None
-        for event in agent.stream(question, config):
-            printer(event)
-            failures += isinstance(event, ev.ParseFailure)
-            if isinstance(event, ev.RunFinished):
-                result = event.result
-        if result is None:
-            raise RuntimeError("the agent's stream ended without a RunFinished event")
-        if result.stop_reason == "model_error":
-            # LangChain's agents raise on the same failure: make it this run's error for all three.
-            raise RuntimeError(f"the model failed for good: {result.error}")
-        return RunOutcome(result.output, result.iterations, result.stop_reason, failures, lines)
-
-    return run
+    )
+    return make(llm, tools, max_iterations)
