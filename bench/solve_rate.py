@@ -1,0 +1,132 @@
+"""Solve rate on the bundled models: ours, the legacy agent and `create_agent`, on one question set.
+
+For each model the local server is started once and every agent answers every question of the
+chosen split (`questions/solve_rate.jsonl`: `"split": "tune"` or `"holdout"`; the held-out
+questions are measured only at the end, never read while tuning), with the same tools and step
+limit, through the comparison harness. Writes `bench/results/solve_rate/<model>.json` (every run,
+with its transcript) and `.md` (solved, model calls per solved question, tokens and time, per
+agent and split), and prints the table.
+
+    flock /tmp/custom-react-model.lock python bench/solve_rate.py --split tune
+    flock /tmp/custom-react-model.lock python bench/solve_rate.py --split holdout
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from custom_react.compare import load_questions, run_comparison
+from custom_react.compare.report import to_json
+from custom_react.serving.server import LocalModelServer
+from custom_react.serving.weights import ensure_model_file
+from tools import default_tools
+
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b")
+AGENTS = ("custom", "legacy", "create_agent")
+
+
+def splits(path: Path) -> dict[str, str]:
+    """Question id -> its split, from the question file."""
+    found = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            item = json.loads(line)
+            found[item["id"]] = item.get("split", "tune")
+    return found
+
+
+def summary(data: dict[str, Any], split_of: dict[str, str]) -> list[dict[str, Any]]:
+    """One row per agent and split: solved, runs, calls, calls per solved, tokens, time."""
+    rows = []
+    for agent in data["agents"]:
+        for split in sorted({split_of[r["question_id"]] for r in data["records"]}):
+            runs = [
+                r
+                for r in data["records"]
+                if r["agent"] == agent and split_of[r["question_id"]] == split
+            ]
+            solved = sum(r["correct"] is True for r in runs)
+            calls = sum(r["model_calls"] for r in runs)
+            rows.append(
+                {
+                    "agent": agent,
+                    "split": split,
+                    "solved": solved,
+                    "runs": len(runs),
+                    "model_calls": calls,
+                    "calls_per_solved": round(calls / solved, 2) if solved else None,
+                    "tokens": sum(r["prompt_tokens"] + r["completion_tokens"] for r in runs),
+                    "wall_time": round(sum(r["wall_time"] for r in runs)),
+                }
+            )
+    return rows
+
+
+def render(model: str, rows: list[dict[str, Any]], command: str) -> str:
+    """The Markdown table of one model."""
+    lines = [
+        f"# Solve rate: {model}",
+        "",
+        f"Reproduce: `{command}`.",
+        "",
+        "| agent | split | solved | % | model calls | calls per solved | tokens | time, s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        share = round(100 * row["solved"] / row["runs"]) if row["runs"] else 0
+        per = "–" if row["calls_per_solved"] is None else row["calls_per_solved"]
+        lines.append(
+            f"| {row['agent']} | {row['split']} | {row['solved']}/{row['runs']} | {share} | "
+            f"{row['model_calls']} | {per} | {row['tokens']} | {row['wall_time']} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--questions", type=Path, default=ROOT / "questions" / "solve_rate.jsonl")
+    parser.add_argument("--split", choices=("tune", "holdout", "all"), default="tune")
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--agents", default=",".join(AGENTS))
+    parser.add_argument("--max-iterations", type=int, default=8)
+    parser.add_argument("--threads", type=int)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "solve_rate")
+    args = parser.parse_args()
+    split_of = splits(args.questions)
+    questions = [q for q in load_questions(args.questions) if args.split in ("all", split_of[q.id])]
+    args.out.mkdir(parents=True, exist_ok=True)
+    command = "flock /tmp/custom-react-model.lock python bench/solve_rate.py " + " ".join(
+        sys.argv[1:]
+    )
+    for model in args.models.split(","):
+        with LocalModelServer(ensure_model_file(model), n_threads=args.threads) as server:
+            report = run_comparison(
+                questions,
+                server.chat_model(),
+                default_tools,
+                agents=args.agents.split(","),
+                max_iterations=args.max_iterations,
+                model_name=model,
+                on_record=lambda r, model=model: print(
+                    f"{model} {r.agent:<13} {r.question_id:<24} {r.correct} calls={r.model_calls}",
+                    file=sys.stderr,
+                    flush=True,
+                ),
+            )
+        data = json.loads(to_json(report))
+        stem = f"{model}_{args.split}"
+        (args.out / f"{stem}.json").write_text(
+            json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        )
+        table = render(model, summary(data, split_of), command)
+        (args.out / f"{stem}.md").write_text(table, encoding="utf-8")
+        print(table)
+
+
+if __name__ == "__main__":
+    main()
