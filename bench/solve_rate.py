@@ -30,14 +30,33 @@ MODELS = ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b")
 AGENTS = ("custom", "legacy", "create_agent")
 
 
+def _items(path: Path) -> list[dict[str, Any]]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [
+        json.loads(line) for line in lines if line.strip() and not line.lstrip().startswith("#")
+    ]
+
+
 def splits(path: Path) -> dict[str, str]:
     """Question id -> its split, from the question file."""
-    found = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            item = json.loads(line)
-            found[item["id"]] = item.get("split", "tune")
-    return found
+    return {item["id"]: item.get("split", "tune") for item in _items(path)}
+
+
+def kinds(path: Path) -> dict[str, str]:
+    """Question id -> its kind, from the question file."""
+    return {item["id"]: item.get("kind", "") for item in _items(path)}
+
+
+def progress(model: str, record: Any, show_misses: bool) -> None:
+    """One line per finished run on stderr; with `show_misses`, a miss's transcript too."""
+    print(
+        f"{model} {record.agent:<13} {record.question_id:<24} {record.correct} "
+        f"calls={record.model_calls}",
+        file=sys.stderr,
+        flush=True,
+    )
+    if show_misses and record.correct is False:
+        print("    " + "\n    ".join(record.transcript), file=sys.stderr, flush=True)
 
 
 def summary(data: dict[str, Any], split_of: dict[str, str]) -> list[dict[str, Any]]:
@@ -93,12 +112,20 @@ def main() -> None:
     parser.add_argument("--split", choices=("tune", "holdout", "all"), default="tune")
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--agents", default=",".join(AGENTS))
+    parser.add_argument("--kinds", help="only these kinds, comma-separated (while tuning)")
+    parser.add_argument("--show-misses", action="store_true", help="print each miss's transcript")
     parser.add_argument("--max-iterations", type=int, default=8)
     parser.add_argument("--threads", type=int)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "solve_rate")
     args = parser.parse_args()
     split_of = splits(args.questions)
-    questions = [q for q in load_questions(args.questions) if args.split in ("all", split_of[q.id])]
+    kind_of = kinds(args.questions)
+    questions = [
+        q
+        for q in load_questions(args.questions)
+        if args.split in ("all", split_of[q.id])
+        and (not args.kinds or kind_of[q.id] in args.kinds.split(","))
+    ]
     args.out.mkdir(parents=True, exist_ok=True)
     command = "flock /tmp/custom-react-model.lock python bench/solve_rate.py " + " ".join(
         sys.argv[1:]
@@ -112,11 +139,7 @@ def main() -> None:
                 agents=args.agents.split(","),
                 max_iterations=args.max_iterations,
                 model_name=model,
-                on_record=lambda r, model=model: print(
-                    f"{model} {r.agent:<13} {r.question_id:<24} {r.correct} calls={r.model_calls}",
-                    file=sys.stderr,
-                    flush=True,
-                ),
+                on_record=lambda r, model=model: progress(model, r, args.show_misses),
             )
         data = json.loads(to_json(report))
         stem = f"{model}_{args.split}"

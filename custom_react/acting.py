@@ -1,7 +1,8 @@
 """Acting: from the tool the model chose to its Observation, the loop's guards first.
 
 `act` returns `(observation, status)` and never raises for a tool's failure. A tool is not run,
-and the observation says why, when it is unknown, when the same (tool, input) already ran
+and the observation says why, when it is unknown, when its input is the tool list's description of
+one (`placeholder_input`), when the same (tool, input) already ran
 (`repeated`; a tool marked `metadata={"repeatable": True}`, such as a job's status check, is let
 through), when it used up its calls in this run (`over_budget`: `metadata["max_calls"]`, else
 the agent's `max_tool_calls`, else `REPEATABLE_MAX_CALLS` for a repeatable tool), or when it needs approval and does not get it (`denied`). A
@@ -59,6 +60,8 @@ def act(
     """
     if tool is None:
         return toolbox.unknown_tool_message(written, tools), "unknown_tool"
+    if toolbox.placeholder_input(tool, args):
+        return toolbox.placeholder_input_message(tool), "placeholder_input"
     metadata = tool.metadata or {}
     earlier = memory.previous_observation(tool.name, args)
     repeatable = metadata.get("repeatable") or settings.repeated_action == "allow"

@@ -29,9 +29,12 @@ StopReason = Literal[
 ]
 """Why a run ended. `model_error`: the model failed for good; the result keeps every step.
 `needs_approval`: paused before a tool that needs approval (`approval.py`)."""
-ObservationStatus = Literal["ok", "error", "unknown_tool", "repeated", "over_budget", "denied"]
+ObservationStatus = Literal[
+    "ok", "error", "unknown_tool", "placeholder_input", "repeated", "over_budget", "denied"
+]
 """Only `ok` and `error` ran the tool. `denied`: it needs approval and was refused (or nobody
-could approve); `over_budget`: it used up its calls in this run (`acting.py`)."""
+could approve); `over_budget`: it used up its calls in this run; `placeholder_input`: the input
+was the tool list's description of one, copied (`acting.py`)."""
 
 
 @dataclass(frozen=True)

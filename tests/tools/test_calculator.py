@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tools.calculator import calculator, evaluate, format_number
+from tools.calculator import CalculatorError, calculator, evaluate, format_number
 
 RESULTS = [
     ("2 + 3 * 4", "14"),
@@ -122,3 +122,27 @@ def test_integer_arithmetic_matches_python(
     """Sums, differences and products of large integers equal Python's."""
     symbol, function = op
     assert evaluate(f"{left} {symbol} ({right})") == function(left, right)
+
+
+@pytest.mark.parametrize(
+    ("expression", "words"),
+    [
+        ("price of roses * 1.05", "'price', 'of', 'roses'"),
+        ("玫瑰价格 * 1.05", "'玫瑰价格'"),
+        ("expression (string) as plain text", "'expression', 'string'"),
+    ],
+)
+def test_words_where_numbers_go_get_a_hint_to_look_them_up(expression, words):
+    with pytest.raises(CalculatorError) as raised:
+        evaluate(expression)
+    message = str(raised.value)
+    assert (
+        words in message and "Find each value first" in message and "'4 * 11.31 * 1.10'" in message
+    )
+
+
+@pytest.mark.parametrize("expression", ["3 +* 4", "sqrt(-1)", "1/0", "12.5% of"])
+def test_errors_without_words_keep_their_own_reason(expression):
+    with pytest.raises(CalculatorError) as raised:
+        evaluate(expression)
+    assert "Find each value first" not in str(raised.value)
