@@ -19,22 +19,16 @@ from custom_react.approval import ApprovalDecided, ApprovalRequested
 from custom_react.parser import ActionInput
 
 StopReason = Literal[
-    "final_answer",
-    "max_iterations",
-    "max_execution_time",
-    "parse_failures",
-    "token_budget",
-    "model_error",
-    "needs_approval",
-]
+    "final_answer", "max_iterations", "max_execution_time", "parse_failures", "token_budget",
+    "model_error", "needs_approval",
+]  # fmt: skip
 """Why a run ended. `model_error`: the model failed for good; the result keeps every step.
 `needs_approval`: paused before a tool that needs approval (`approval.py`)."""
 ObservationStatus = Literal[
     "ok", "error", "unknown_tool", "placeholder_input", "repeated", "over_budget", "denied"
 ]
-"""Only `ok` and `error` ran the tool. `denied`: it needs approval and was refused (or nobody
-could approve); `over_budget`: it used up its calls in this run; `placeholder_input`: the input
-was the tool list's description of one, copied (`acting.py`)."""
+"""Only `ok` and `error` ran the tool. `denied`: approval refused; `over_budget`: its calls used
+up; `placeholder_input`: the input copied from the tool list (`acting.py`)."""
 
 
 @dataclass(frozen=True)
