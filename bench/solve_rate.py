@@ -31,6 +31,7 @@ AGENTS = ("custom", "legacy", "create_agent")
 
 
 def _items(path: Path) -> list[dict[str, Any]]:
+    """The question file's objects, with the keys `load_questions` does not keep (kind, split)."""
     lines = path.read_text(encoding="utf-8").splitlines()
     return [
         json.loads(line) for line in lines if line.strip() and not line.lstrip().startswith("#")
@@ -40,11 +41,6 @@ def _items(path: Path) -> list[dict[str, Any]]:
 def splits(path: Path) -> dict[str, str]:
     """Question id -> its split, from the question file."""
     return {item["id"]: item.get("split", "tune") for item in _items(path)}
-
-
-def kinds(path: Path) -> dict[str, str]:
-    """Question id -> its kind, from the question file."""
-    return {item["id"]: item.get("kind", "") for item in _items(path)}
 
 
 def progress(model: str, record: Any, show_misses: bool) -> None:
@@ -118,13 +114,14 @@ def main() -> None:
     parser.add_argument("--threads", type=int)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "solve_rate")
     args = parser.parse_args()
-    split_of = splits(args.questions)
-    kind_of = kinds(args.questions)
+    items = {item["id"]: item for item in _items(args.questions)}  # read once: kind and split
+    split_of = {id_: item.get("split", "tune") for id_, item in items.items()}
+    chosen_kinds = args.kinds.split(",") if args.kinds else None
     questions = [
         q
         for q in load_questions(args.questions)
         if args.split in ("all", split_of[q.id])
-        and (not args.kinds or kind_of[q.id] in args.kinds.split(","))
+        and (chosen_kinds is None or items[q.id].get("kind") in chosen_kinds)
     ]
     args.out.mkdir(parents=True, exist_ok=True)
     command = "flock /tmp/custom-react-model.lock python bench/solve_rate.py " + " ".join(

