@@ -5,7 +5,8 @@ chosen split (`questions/solve_rate.jsonl`: `"split": "tune"` or `"holdout"`; th
 questions are measured only at the end, never read while tuning), with the same tools and step
 limit, through the comparison harness. Writes `bench/results/solve_rate/<model>.json` (every run,
 with its transcript) and `.md` (solved, model calls per solved question, tokens and time, per
-agent and split), and prints the table.
+agent and split), and prints the table. What was tried while tuning, with what it measured and
+why it did not land: `bench/results/solve_rate/tuning_log.md`.
 
     flock /tmp/custom-react-model.lock python bench/solve_rate.py --split tune
     flock /tmp/custom-react-model.lock python bench/solve_rate.py --split holdout
