@@ -3,7 +3,7 @@
 For each model the local server is started once and every agent answers every question of the
 chosen split (`questions/solve_rate.jsonl`: `"split": "tune"` or `"holdout"`; the held-out
 questions are measured only at the end, never read while tuning), with the same tools and step
-limit, through the comparison harness. Writes `bench/results/solve_rate/<model>.json` (every run,
+limit, through the comparison harness. Writes `bench/results/solve_rate/<model>_<split>.json` (every run,
 with its transcript) and `.md` (solved, model calls per solved question, tokens and time, per
 agent and split), and prints the table. What was tried while tuning, with what it measured and
 why it did not land: `bench/results/solve_rate/tuning_log.md`.
