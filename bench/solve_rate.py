@@ -17,11 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from custom_react.compare import load_questions, run_comparison
+from custom_react.compare import DEFAULT_RUNNERS, load_questions, run_comparison
 from custom_react.compare.report import to_json
+from custom_react.compare.runners.custom import custom_runner
 from custom_react.serving.server import LocalModelServer
 from custom_react.serving.weights import ensure_model_file
 from tools import default_tools
@@ -111,6 +113,11 @@ def main() -> None:
     parser.add_argument("--agents", default=",".join(AGENTS))
     parser.add_argument("--kinds", help="only these kinds, comma-separated (while tuning)")
     parser.add_argument("--show-misses", action="store_true", help="print each miss's transcript")
+    parser.add_argument(
+        "--no-example",
+        action="store_true",
+        help="our agent without its few-shot example (on by default, as in the agent)",
+    )
     parser.add_argument("--max-iterations", type=int, default=8)
     parser.add_argument("--threads", type=int)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "solve_rate")
@@ -128,6 +135,8 @@ def main() -> None:
     command = "flock /tmp/custom-react-model.lock python bench/solve_rate.py " + " ".join(
         sys.argv[1:]
     )
+    # Our agent as a user gets it (the few-shot example on), or without the example if asked.
+    runners = {**DEFAULT_RUNNERS, "custom": partial(custom_runner, examples=not args.no_example)}
     for model in args.models.split(","):
         with LocalModelServer(ensure_model_file(model), n_threads=args.threads) as server:
             report = run_comparison(
@@ -137,6 +146,7 @@ def main() -> None:
                 agents=args.agents.split(","),
                 max_iterations=args.max_iterations,
                 model_name=model,
+                runners=runners,
                 on_record=lambda r, model=model: progress(model, r, args.show_misses),
             )
         data = json.loads(to_json(report))

@@ -107,33 +107,41 @@ class InputStyle:
     lead: str
     none: str
     one: str
-    """Filled with `name` and `kind` (the argument's JSON type)."""
+    """Filled with `name` and `kind` (the argument's JSON type); "" for no line for a text one."""
     several: str
     """Filled with `fields`, the arguments and their types as a JSON object."""
 
 
-TEXT_INPUT = InputStyle(
-    "Action Input: ", "none", "{name} ({kind}) as plain text", "a JSON object {fields}"
-)
+TYPED_ONE = "{name} ({kind})"
+TEXT_INPUT = InputStyle("Action Input: ", "none", "", "a JSON object {fields}")
 JSON_INPUT = InputStyle('"action_input": ', '""', '"{name} ({kind})"', "{fields}")
 
 
 def render_tools(tools: Sequence[BaseTool], style: InputStyle = TEXT_INPUT) -> str:
-    """One block per tool: `name: description` and how to write its input (`style`)."""
-    return "\n".join(
-        f"{tool.name}: {tool.description.strip()}\n  {describe_input(tool, style)}"
-        for tool in tools
-    )
+    """One block per tool: `name: description`, then how to write its input (`style`) if needed."""
+    blocks = []
+    for tool in tools:
+        line = describe_input(tool, style)
+        blocks.append(f"{tool.name}: {tool.description.strip()}" + (f"\n  {line}" if line else ""))
+    return "\n".join(blocks)
 
 
 def describe_input(tool: BaseTool, style: InputStyle = TEXT_INPUT) -> str:
-    """The line that tells the model how to write `tool`'s input."""
+    """The line that tells the model how to write `tool`'s input ("" when plain text is all).
+
+    A style without a `one` line shows none for a tool with one text argument: its description
+    says what to write, and a line such as `Action Input: query (string)` is what small models
+    copy as the input itself (measured: `bench/results/solve_rate/tuning_log.md`).
+    """
     arguments: dict[str, Any] = tool.args
     if not arguments:
         return style.lead + style.none
     if len(arguments) == 1:
         ((name, schema),) = arguments.items()
-        return style.lead + style.one.format(name=name, kind=schema.get("type", "text"))
+        kind = schema.get("type", "string")
+        if not style.one and kind == "string":
+            return ""
+        return style.lead + (style.one or TYPED_ONE).format(name=name, kind=kind)
     fields = {name: schema.get("type", "string") for name, schema in arguments.items()}
     return style.lead + style.several.format(fields=json.dumps(fields))
 

@@ -73,8 +73,9 @@ def format_number(value: Number) -> str:
     "calculator",
     description=(
         "Calculator for ANY arithmetic: sums, differences, products, division, percentages, "
-        "powers, square roots, prices times quantities. Input: one math expression, for example "
-        "'12.5% of 2480', '24 * 19.99 + 5' or 'sqrt(2)'. Returns the number."
+        "powers, square roots, prices times quantities. Input: one math expression written "
+        "with the numbers themselves and + - * / ** ( ), a percent sign or sqrt(). Returns the "
+        "number."
     ),
 )
 def calculator(expression: str) -> str:

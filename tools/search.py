@@ -26,12 +26,12 @@ logger = logging.getLogger(__name__)
 _BACKEND_KEY = "search_backend"
 _TAVILY_DESCRIPTION = (
     "Search the web for current facts: prices, exchange rates, news, sports results, people and "
-    "places. Input: a short search query, for example 'wholesale price of roses in Kunming'."
+    "places. Input: a short search query that names one fact, with its place and date."
 )
 _OFFLINE_DESCRIPTION = (
     "Search an offline snapshot of short documents (early 2025) for facts: prices, exchange rates, "
-    "sports results, people and places. Input: a short search query, for example "
-    "'wholesale price of roses in Kunming'."
+    "sports results, people and places. Input: a short search query that names one fact, with "
+    "its place and date."
 )
 
 

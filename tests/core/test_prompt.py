@@ -53,14 +53,26 @@ def test_both_templates_have_identical_placeholders_and_markers():
 
 
 def test_tools_are_rendered_with_name_description_and_arguments():
+    # One text argument: no input line, so there is no description of an input to copy as one.
     assert render_tools(TOOLS).splitlines() == [
         "calculator: Evaluate arithmetic such as 12.5% of 2480.",
-        "  Action Input: expression (string) as plain text",
         "write_file: Write text to a file in the workspace.",
         '  Action Input: a JSON object {"path": "string", "content": "string"}',
         "current_date: Today's date.",
         "  Action Input: none",
     ]
+
+
+def test_a_single_argument_that_is_not_text_keeps_its_type_line():
+    @tool
+    def page(number: int) -> str:
+        """Read one page of the manual."""
+        return str(number)
+
+    assert (
+        render_tools([page])
+        == "page: Read one page of the manual.\n  Action Input: number (integer)"
+    )
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])

@@ -8,6 +8,7 @@ a docstring.
 import ast
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,8 @@ from pathlib import Path
 import pytest
 
 import tools
-from tools.search import search_backend
+from custom_react.prompt import render_tools
+from tools.search import make_search_tool, search_backend
 
 TOOLS_DIR = Path(tools.__file__).parent
 MODULES = sorted(TOOLS_DIR.glob("*.py"))
@@ -75,3 +77,11 @@ def test_every_module_and_function_is_documented(module: Path) -> None:
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             assert ast.get_docstring(node), f"{node.name} has no docstring"
+
+
+def test_the_default_tools_give_no_sample_input_to_copy() -> None:
+    """No quoted sample in a default tool's description: small models copied the old ones
+    ('wholesale price of roses in Kunming' for a gasoline price, '12.5% of 2480' for a markup)."""
+    shown = render_tools([*tools.default_tools(), make_search_tool(tavily_api_key="tvly-test")])
+    assert not re.search(r"'[^']+'|\"[^\"]+\"", shown), shown
+    assert "Action Input: none" in shown  # the one line left: a tool that takes no input
