@@ -107,13 +107,16 @@ class InputStyle:
     lead: str
     none: str
     one: str
-    """Filled with `name` and `kind` (the argument's JSON type); "" for no line for a text one."""
+    """Filled with `name` and `kind` (the argument's JSON type)."""
     several: str
     """Filled with `fields`, the arguments and their types as a JSON object."""
+    plain_text_alone: bool = False
+    """No line for a single text argument: plain text after the marker is all it takes."""
 
 
-TYPED_ONE = "{name} ({kind})"
-TEXT_INPUT = InputStyle("Action Input: ", "none", "", "a JSON object {fields}")
+TEXT_INPUT = InputStyle(
+    "Action Input: ", "none", "{name} ({kind})", "a JSON object {fields}", plain_text_alone=True
+)
 JSON_INPUT = InputStyle('"action_input": ', '""', '"{name} ({kind})"', "{fields}")
 
 
@@ -129,7 +132,7 @@ def render_tools(tools: Sequence[BaseTool], style: InputStyle = TEXT_INPUT) -> s
 def describe_input(tool: BaseTool, style: InputStyle = TEXT_INPUT) -> str:
     """The line that tells the model how to write `tool`'s input ("" when plain text is all).
 
-    A style without a `one` line shows none for a tool with one text argument: its description
+    A `plain_text_alone` style shows none for a tool with one text argument: its description
     says what to write, and a line such as `Action Input: query (string)` is what small models
     copy as the input itself (measured: `bench/results/solve_rate/tuning_log.md`).
     """
@@ -139,9 +142,9 @@ def describe_input(tool: BaseTool, style: InputStyle = TEXT_INPUT) -> str:
     if len(arguments) == 1:
         ((name, schema),) = arguments.items()
         kind = schema.get("type", "string")
-        if not style.one and kind == "string":
+        if style.plain_text_alone and kind == "string":
             return ""
-        return style.lead + (style.one or TYPED_ONE).format(name=name, kind=kind)
+        return style.lead + style.one.format(name=name, kind=kind)
     fields = {name: schema.get("type", "string") for name, schema in arguments.items()}
     return style.lead + style.several.format(fields=json.dumps(fields))
 
