@@ -11,6 +11,7 @@ for the text, XML and JSON formats. The earlier steps that fill `agent_scratchpa
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from string import Formatter
@@ -60,7 +61,8 @@ def build_react_prompt(
     instructions = system.format(  # filled once: only the question and the steps change
         tools=(render or render_tools)(tools),
         tool_names=", ".join(tool.name for tool in tools),
-        examples=(load_template("examples", language) if examples is True else examples) or "",
+        examples=(bundled_examples("examples", language, tools) if examples is True else examples)
+        or "",
         environment=environment,
     )
     human = question + "{agent_scratchpad}"  # the steps so far continue the question's turn
@@ -69,6 +71,28 @@ def build_react_prompt(
         [SystemMessage(instructions), history, ("human", human)]
     )
     return prompt.partial(agent_scratchpad="")
+
+
+# The tool an example step calls, in the text, XML and JSON formats.
+_EXAMPLE_ACTION = re.compile(
+    r'^(?:Action: |行动：)(\S+)|<action>(\w+)|"action": "(\w+)"', re.MULTILINE
+)
+
+
+def bundled_examples(name: str, language: str, tools: Sequence[BaseTool]) -> str:
+    """The bundled few-shot block `name`, keeping only the examples whose tools the agent has.
+
+    The file holds examples separated by blank lines; one that calls a tool the agent lacks would
+    teach the model to call it, so it is left out ("" when none is left).
+    """
+    names = {tool.name for tool in tools}
+    examples = load_template(name, language).strip("\n").split("\n\n")
+    kept = [text for text in examples if _example_tools(text) <= names]
+    return "\n" + "\n\n".join(kept) + "\n" if kept else ""
+
+
+def _example_tools(example: str) -> set[str]:
+    return {"".join(match) for match in _EXAMPLE_ACTION.findall(example)}
 
 
 def _system_template(template: str | None, language: str, environment: str) -> str:

@@ -1,7 +1,7 @@
 """The calculator: a safe arithmetic evaluator and the `calculator` tool built on it.
 
 `evaluate` bounds the input length, rewrites everyday notation (percentages, `x`, `÷`, thousands
-separators) with `tools.calculator_notation`, parses the text with `ast` and hands the tree to the
+separators, currency signs, a result written after `=`) with `tools.calculator_notation`, parses the text with `ast` and hands the tree to the
 whitelist walker in `tools.arithmetic`; nothing is ever passed to `eval` or `exec`. Errors raise
 `CalculatorError`, whose message is written for the model: the agent loop turns a tool exception into
 the observation (the tool does not return "Error: ..." strings). This module holds no arithmetic rules
@@ -35,7 +35,8 @@ def evaluate(expression: str) -> Number:
     `2480 + 5%` is 2480 * 1.05 = 2604 and `2480 - 5%` is 2356.
 
     Args:
-        expression: Text such as `"(3 + 4) * 2"`, `"12.5% of 2480"`, `"1,234.5 x 2"` or `"sqrt(2)"`.
+        expression: Text such as `"(3 + 4) * 2"`, `"12.5% of 2480"`, `"1,234.5 x 2"`, `"40 * $1.25"`
+            or `"sqrt(2)"`.
 
     Returns:
         The value: an `int` when every step stayed in integers, otherwise a `float`.

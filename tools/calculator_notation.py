@@ -1,8 +1,8 @@
 """Rewriting everyday calculator notation into Python expression syntax, as plain text.
 
-Models and people write `12.5% of 2480`, `3 x 4`, `1,234.5 ÷ 2`, `2^10` or `= 7 * 6 =`. This module turns
-such text into an expression that `ast.parse` understands, marking percentages as calls to
-`PERCENT_FUNCTION` so the evaluator can apply calculator rules to them. It only rewrites strings: it never
+Models and people write `12.5% of 2480`, `3 x 4`, `1,234.5 ÷ 2`, `2^10`, `40 * $1.25`, `5999 元 / 7.26`
+or `15 * 3.10 = 46.5`. This module turns such text into an expression that `ast.parse` understands,
+marking percentages as calls to `PERCENT_FUNCTION` so the evaluator can apply calculator rules to them. It only rewrites strings: it never
 parses, checks or evaluates anything (that is `tools.calculator`), so its output may still be refused.
 """
 
@@ -22,6 +22,14 @@ _TIMES_LETTER = re.compile(r"(?<=[\d.)%])\s*[xX]\s*(?=[\d.(])")
 _CALL_BRACKET = re.compile(r"(?<![\w.])[A-Za-z_]\w*\s*(\()")
 # A grouped number such as 1,234 or 12,345,678.9 (every group after the first has three digits).
 _GROUPED_NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,])")
+# A currency sign written before or after a number: "$1.25", "1.25 $", "€3", "￥5999", "5999 元".
+_CURRENCY = "$¢£¥€₹₩₽₺₫₪฿₱₦￥元円"
+_CURRENCY_MARK = re.compile(
+    rf"[{re.escape(_CURRENCY)}]\s*(?=[\d.(])|(?<=[\d.)])\s*[{re.escape(_CURRENCY)}]"
+)
+# An equation with its result written out: "15 * 3.10 = 46.5" is the left side; the calculator
+# gives the true result.
+_WRITTEN_RESULT = re.compile(r"(?<=[\d)%])\s*=\s*[-+]?[\d.,]+$")
 # "N%" is a percentage when "of", the end, a closing bracket, a comma or an operator follows it;
 # otherwise ("10 % 3") the sign is the modulo operator.
 _PERCENTAGE = re.compile(
@@ -34,10 +42,11 @@ def to_python_syntax(expression: str) -> str:
 
     Rules, applied in this order:
     surrounding backticks or quotes and a leading or trailing `=` are dropped; `×` and a standalone
-    `x` mean `*`, `÷` means `/`, `^` means `**`; the word "percent" means `%`; commas between digit
-    groups (`1,234,567.5`) are thousands separators unless they sit inside a function call such as
-    `max(1,234)`, where they separate arguments; `N%` becomes `_percent(N)` and `N% of` becomes
-    `_percent(N) *`.
+    `x` mean `*`, `÷` means `/`, `^` means `**`; currency signs next to numbers (`$1.25`, `5999 元`)
+    and a result written after the expression (`15 * 3.10 = 46.5`: the calculator gives its own)
+    are dropped; the word "percent" means `%`; commas between digit groups (`1,234,567.5`) are
+    thousands separators unless they sit inside a function call such as `max(1,234)`, where they
+    separate arguments; `N%` becomes `_percent(N)` and `N% of` becomes `_percent(N) *`.
 
     Args:
         expression: The text the model or user wrote.
@@ -51,6 +60,8 @@ def to_python_syntax(expression: str) -> str:
             text = text[1:-1].strip()
     text = text.removeprefix("=").removesuffix("=").strip()
     text = text.translate(_SYMBOLS)
+    text = _CURRENCY_MARK.sub("", text)
+    text = _WRITTEN_RESULT.sub("", text)
     text = _PERCENT_WORD.sub("%", text)
     text = _TIMES_LETTER.sub(" * ", text)
     text = _drop_thousands_separators(text)

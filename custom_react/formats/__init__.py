@@ -24,7 +24,13 @@ from langchain_core.tools import BaseTool
 
 from custom_react.environment import environment_option
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
-from custom_react.prompt import TEXT_QUESTION, RenderTools, build_react_prompt, render_tools
+from custom_react.prompt import (
+    TEXT_QUESTION,
+    RenderTools,
+    build_react_prompt,
+    bundled_examples,
+    render_tools,
+)
 from custom_react.prompts import load_template
 from custom_react.scratchpad import TEXT_CUE, RenderObservation, render_observation
 
@@ -78,7 +84,9 @@ class ReActFormat:
         return build_react_prompt(
             tools,
             language=language,
-            examples=load_template(self.examples, language) if examples is True else examples,
+            examples=(
+                bundled_examples(self.examples, language, tools) if examples is True else examples
+            ),
             template=load_template(self.template, language),
             environment=environment_option(environment, language=language),
             render=self.render_tools,

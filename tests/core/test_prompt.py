@@ -9,7 +9,12 @@ import pytest
 from langchain_core.tools import tool
 
 from custom_react.events import FinalAnswerEvent, ParseFailure, ToolStep
-from custom_react.prompt import build_react_prompt, check_template_variables, render_tools
+from custom_react.prompt import (
+    build_react_prompt,
+    bundled_examples,
+    check_template_variables,
+    render_tools,
+)
 from custom_react.prompts import load_template
 from custom_react.scratchpad import render_scratchpad
 
@@ -50,6 +55,33 @@ def test_both_templates_have_identical_placeholders_and_markers():
     for language in ("en", "zh"):
         example = load_template("examples", language)
         assert all(marker in example for marker in MARKERS), language
+
+
+@tool
+def search(query: str) -> str:
+    """Look a fact up."""
+    return query
+
+
+EXAMPLE_FILES = ["examples", "examples_xml", "examples_json", "examples_action_first"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("name", EXAMPLE_FILES)
+def test_bundled_examples_are_whole_with_the_tools_they_call(name, language):
+    assert bundled_examples(name, language, [search, calculator]) == load_template(name, language)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("name", EXAMPLE_FILES)
+def test_an_example_calling_a_tool_the_agent_lacks_is_left_out(name, language):
+    """An example would teach the model to call a tool it does not have."""
+    assert bundled_examples(name, language, [write_file, current_date]) == ""
+    calculator_only = bundled_examples(name, language, [calculator])
+    assert "calculator" in calculator_only and "search" not in calculator_only
+    assert calculator_only.startswith("\n") and calculator_only.endswith("\n")
+    prompt = build_react_prompt([write_file], language=language, examples=True)
+    assert "calculator" not in prompt.format_messages(input="q")[0].content
 
 
 def test_tools_are_rendered_with_name_description_and_arguments():

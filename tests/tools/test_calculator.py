@@ -58,6 +58,21 @@ RESULTS = [
     ("`2 + 2`", "4"),
     ('"2 + 2"', "4"),
     ("（1 + 2）× 3", "9"),
+    # currency signs next to numbers, and a result written after the expression
+    ("40 * $1.25", "50"),
+    ("$39.99 / 10", "3.999"),
+    ("($3 + $4) * 2", "14"),
+    ("€ 3 + £2", "5"),
+    ("-$5 + 2", "-3"),
+    ("￥5999 / 7.26", "826.3085399"),
+    ("3100 * 7.26 元", "22506"),
+    ("5999元 / 7.26", "826.3085399"),
+    ("$1,234.50 * 2", "2469"),
+    ("15 * 3.10 = 46.5", "46.5"),
+    ("15 * 3.10 = 47", "46.5"),
+    ("10 * 2 = 20 元", "20"),
+    ("40 * $1.25 = $50", "50"),
+    ("(2 + 3) * 4 = 20", "20"),
     # functions and constants
     ("sqrt(16)", "4"),
     ("round(2.567, 2)", "2.57"),
@@ -139,6 +154,13 @@ def test_words_where_numbers_go_get_a_hint_to_look_them_up(expression, words):
     assert (
         words in message and "Find each value first" in message and "'4 * 11.31 * 1.10'" in message
     )
+
+
+@pytest.mark.parametrize("expression", ["$", "10 $ 3", "x = 6 * 7", "2 = 3 + 4", "$price * 2"])
+def test_a_currency_sign_or_an_equals_sign_is_not_taken_for_a_number(expression):
+    """Only a sign next to a number is dropped, and only a number written after `=` as the result."""
+    with pytest.raises(CalculatorError):
+        evaluate(expression)
 
 
 @pytest.mark.parametrize("expression", ["3 +* 4", "sqrt(-1)", "1/0", "12.5% of"])
