@@ -65,10 +65,9 @@ def build_react_prompt(
         or "",
         environment=environment,
     )
-    human = question + "{agent_scratchpad}"  # the steps so far continue the question's turn
     history = MessagesPlaceholder("chat_history", optional=True)
-    prompt = ChatPromptTemplate.from_messages(
-        [SystemMessage(instructions), history, ("human", human)]
+    prompt = ChatPromptTemplate.from_messages(  # the steps so far continue the question's turn
+        [SystemMessage(instructions), history, ("human", question + "{agent_scratchpad}")]
     )
     return prompt.partial(agent_scratchpad="")
 
