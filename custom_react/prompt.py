@@ -72,10 +72,9 @@ def build_react_prompt(
     return prompt.partial(agent_scratchpad="")
 
 
-# The tool an example step calls, in the text, XML and JSON formats.
-_EXAMPLE_ACTION = re.compile(
-    r'^(?:Action: |行动：)(\S+)|<action>(\w+)|"action": "(\w+)"', re.MULTILINE
-)
+# The tool an example step calls, in the text, XML and JSON formats (the Chinese examples keep
+# the English markers, as the Chinese templates do).
+_EXAMPLE_ACTION = re.compile(r'^Action: (\S+)|<action>(\w+)|"action": "(\w+)"', re.MULTILINE)
 
 
 def bundled_examples(name: str, language: str, tools: Sequence[BaseTool]) -> str:

@@ -1,11 +1,11 @@
 """The calculator: a safe arithmetic evaluator and the `calculator` tool built on it.
 
 `evaluate` bounds the input length, rewrites everyday notation (percentages, `x`, `÷`, thousands
-separators, currency signs, a result written after `=`) with `tools.calculator_notation`, parses the text with `ast` and hands the tree to the
-whitelist walker in `tools.arithmetic`; nothing is ever passed to `eval` or `exec`. Errors raise
-`CalculatorError`, whose message is written for the model: the agent loop turns a tool exception into
-the observation (the tool does not return "Error: ..." strings). This module holds no arithmetic rules
-of its own and formats no output for other tools.
+separators, currency signs, a result written after `=`) with `tools.calculator_notation`, parses the
+text with `ast` and hands the tree to the whitelist walker in `tools.arithmetic`; nothing is ever
+passed to `eval` or `exec`. Errors raise `CalculatorError`, whose message is written for the model:
+the agent loop turns a tool exception into the observation (the tool does not return "Error: ..."
+strings). This module holds no arithmetic rules of its own and formats no output for other tools.
 """
 
 import ast

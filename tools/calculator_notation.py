@@ -1,9 +1,9 @@
 """Rewriting everyday calculator notation into Python expression syntax, as plain text.
 
-Models and people write `12.5% of 2480`, `3 x 4`, `1,234.5 ÷ 2`, `2^10`, `40 * $1.25`, `5999 元 / 7.26`
-or `15 * 3.10 = 46.5`. This module turns such text into an expression that `ast.parse` understands,
-marking percentages as calls to `PERCENT_FUNCTION` so the evaluator can apply calculator rules to them. It only rewrites strings: it never
-parses, checks or evaluates anything (that is `tools.calculator`), so its output may still be refused.
+Models and people write `12.5% of 2480`, `3 x 4`, `1,234.5 ÷ 2`, `2^10`, `40 * $1.25`,
+`5999 元 / 7.26` or `15 * 3.10 = 46.5`. This module turns such text into an expression that
+`ast.parse` understands, marking percentages as calls to `PERCENT_FUNCTION` so the evaluator can
+apply calculator rules to them. It only rewrites strings: it never parses, checks or evaluates anything (that is `tools.calculator`), so its output may still be refused.
 """
 
 import re
