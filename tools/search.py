@@ -6,10 +6,15 @@ Tavily key is passed or `TAVILY_API_KEY` is set, otherwise BM25 over the bundled
 one string `query`, returns short text for the prompt, and raises `SearchError` (a `ValueError`) with a
 message for the model when the search itself fails, like the calculator. `search_backend` tells
 callers which backend a tool uses. Importing this module reads no environment and opens no connection.
+
+The offline snapshot ends in mid-2025. A query naming a later year (`gold price 2026`) still gets the
+closest results, but under a note, in the query's language, that the snapshot has nothing from that
+year: small models otherwise report a 2025 price as the 2026 one.
 """
 
 import logging
 import os
+import re
 from collections.abc import Mapping
 from typing import Any, Literal, cast
 
@@ -33,6 +38,17 @@ _OFFLINE_DESCRIPTION = (
     "sports results, people and places. Input: a short search query that names one fact, with "
     "its place and date."
 )
+
+
+_LATER_YEAR = (
+    "No information for {year} found in the offline snapshot: its newest document is from {last}. "
+    "These results are about earlier years and do not answer a question about {year}:"
+)
+_LATER_YEAR_ZH = (
+    "离线快照中没有找到 {year} 年的信息（最新的文档是 {last} 的）。"
+    "下面的结果都属于更早的年份，不是 {year} 年的数据："
+)
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 
 class SearchError(ValueError, ToolException):
@@ -133,7 +149,11 @@ def _make_tavily_tool(api_key: str, *, max_results: int, max_chars: int) -> Base
 
 
 def _make_offline_tool(*, max_results: int, max_chars: int) -> BaseTool:
-    """Build the snapshot-backed tool; each result line names the snapshot and its date."""
+    """Build the snapshot-backed tool; each result line names the snapshot and its date.
+
+    A query about a year after the newest document gets a note before the results, so a result
+    for an earlier year is not read as the answer.
+    """
     index = default_index()
 
     def search(query: str) -> str:
@@ -145,7 +165,13 @@ def _make_offline_tool(*, max_results: int, max_chars: int) -> BaseTool:
                 f"No document in the offline snapshot (early 2025) matches {query!r}. "
                 "Try other keywords."
             )
-        return truncate("\n".join(format_document(doc) for doc in documents), max_chars)
+        results = "\n".join(format_document(doc) for doc in documents)
+        later = " or ".join(index.years_after_snapshot(query))
+        if later:
+            # A result for an earlier year is not an answer about a later one: say so first.
+            note = _LATER_YEAR_ZH if _CJK.search(query) else _LATER_YEAR
+            results = note.format(year=later, last=index.last_date) + "\n" + results
+        return truncate(results, max_chars)
 
     return StructuredTool.from_function(
         search, name="search", description=_OFFLINE_DESCRIPTION, metadata={_BACKEND_KEY: "offline"}

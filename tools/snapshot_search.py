@@ -17,6 +17,7 @@ from rank_bm25 import BM25Okapi
 
 SNAPSHOT_PATH = Path(__file__).parent / "data" / "snapshot.jsonl"
 
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _TOKEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+|[a-z0-9]+")
 # English words too common in questions to help ranking (kept as text: one word per space).
 _STOPWORD_TEXT = (
@@ -103,6 +104,16 @@ class SnapshotIndex:
         corpus = [tokenize(f"{doc.title} {' '.join(doc.tags)} {doc.content}") for doc in documents]
         self._bm25 = BM25Okapi(corpus)
         self._terms = [set(terms) for terms in corpus]
+
+    @property
+    def last_date(self) -> str:
+        """The date of the newest document ("YYYY-MM"): the snapshot knows nothing after it."""
+        return max(document.date for document in self.documents)[:7]
+
+    def years_after_snapshot(self, query: str) -> list[str]:
+        """The years `query` names that are later than the newest document, in order."""
+        last_year = self.last_date[:4]
+        return sorted({year for year in _YEAR.findall(query) if year > last_year})
 
     def search(self, query: str, k: int = 3) -> list[SnapshotDocument]:
         """Return up to `k` documents sharing at least one term with `query`, best first."""

@@ -159,3 +159,52 @@ def test_index_over_custom_documents() -> None:
     )
     with pytest.raises(ValueError):
         SnapshotIndex([])
+
+
+@pytest.mark.parametrize(
+    ("query", "years"),
+    [
+        ("gold price end of March 2026", ["2026"]),
+        ("2026年3月美元兑人民币汇率", ["2026"]),
+        ("Australian Open 2027 and 2026 winners", ["2026", "2027"]),
+        ("gold price March 2025", []),
+        ("gold price in 2024 and 1999", []),
+        ("part number 120265", []),
+        ("gold price", []),
+    ],
+)
+def test_years_after_the_newest_document(query: str, years: list[str]) -> None:
+    """Only the years after the newest document's count; a year inside a longer number does not."""
+    documents = [
+        SnapshotDocument("a", "Gold", "Gold cost 3,100 dollars.", "test", "2025-03", ()),
+        SnapshotDocument("b", "Silver", "Silver cost 34 dollars.", "test", "2024-06-30", ()),
+    ]
+    index = SnapshotIndex(documents)
+    assert index.last_date == "2025-03"
+    assert index.years_after_snapshot(query) == years
+
+
+@pytest.mark.parametrize(
+    ("query", "note"),
+    [
+        ("gold price end of March 2026", "No information for 2026 found in the offline snapshot"),
+        ("2026年3月美元兑人民币汇率", "离线快照中没有找到 2026 年的信息"),
+    ],
+)
+def test_offline_tool_says_a_later_year_is_not_in_the_snapshot(
+    query: str, note: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A query about a year after the snapshot gets the earlier results under a note saying so."""
+    monkeypatch.delenv("TAVILY_API_KEY", raising=False)
+    first, *results = make_search_tool().invoke(query).splitlines()
+    assert first.startswith(note) and default_index().last_date in first
+    assert len(results) == 3 and all(line.startswith("[offline snapshot, 20") for line in results)
+    # The note comes first, so a short observation still carries it.
+    assert make_search_tool(max_chars=150).invoke(query).startswith(note)
+
+
+def test_offline_tool_adds_no_note_for_a_year_it_covers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A query about a year the snapshot covers gets its results alone."""
+    monkeypatch.delenv("TAVILY_API_KEY", raising=False)
+    observation = make_search_tool().invoke("gold price end of March 2025")
+    assert observation.startswith("[offline snapshot, 2025-03] Gold price per ounce:")
