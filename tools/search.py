@@ -166,11 +166,10 @@ def _make_offline_tool(*, max_results: int, max_chars: int) -> BaseTool:
                 "Try other keywords."
             )
         results = "\n".join(format_document(doc) for doc in documents)
-        later = " or ".join(index.years_after_snapshot(query))
-        if later:
+        if later := index.years_after_snapshot(query):
             # A result for an earlier year is not an answer about a later one: say so first.
-            note = _LATER_YEAR_ZH if _CJK.search(query) else _LATER_YEAR
-            results = note.format(year=later, last=index.last_date) + "\n" + results
+            note, joiner = (_LATER_YEAR_ZH, "、") if _CJK.search(query) else (_LATER_YEAR, " or ")
+            results = note.format(year=joiner.join(later), last=index.last_date) + "\n" + results
         return truncate(results, max_chars)
 
     return StructuredTool.from_function(

@@ -189,6 +189,8 @@ def test_years_after_the_newest_document(query: str, years: list[str]) -> None:
     [
         ("gold price end of March 2026", "No information for 2026 found in the offline snapshot"),
         ("2026年3月美元兑人民币汇率", "离线快照中没有找到 2026 年的信息"),
+        ("2026 and 2027 gold price", "No information for 2026 or 2027 found"),
+        ("2027年和2026年的金价", "离线快照中没有找到 2026、2027 年的信息"),
     ],
 )
 def test_offline_tool_says_a_later_year_is_not_in_the_snapshot(
