@@ -14,7 +14,6 @@ year: small models otherwise report a 2025 price as the 2026 one.
 
 import logging
 import os
-import re
 from collections.abc import Mapping
 from typing import Any, Literal, cast
 
@@ -22,7 +21,7 @@ from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langchain_tavily import TavilySearch
 
 from custom_react.toolbox import MIN_TRUNCATED, truncate
-from tools.snapshot_search import default_index, format_document
+from tools.snapshot_search import default_index, format_document, has_chinese
 
 SearchBackend = Literal["tavily", "offline"]
 
@@ -48,7 +47,6 @@ _LATER_YEAR_ZH = (
     "离线快照中没有找到 {year} 年的信息（最新的文档是 {last} 的）。"
     "下面的结果都属于更早的年份，不是 {year} 年的数据："
 )
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 
 class SearchError(ValueError, ToolException):
@@ -168,7 +166,7 @@ def _make_offline_tool(*, max_results: int, max_chars: int) -> BaseTool:
         results = "\n".join(format_document(doc) for doc in documents)
         if later := index.years_after_snapshot(query):
             # A result for an earlier year is not an answer about a later one: say so first.
-            note, joiner = (_LATER_YEAR_ZH, "、") if _CJK.search(query) else (_LATER_YEAR, " or ")
+            note, joiner = (_LATER_YEAR_ZH, "、") if has_chinese(query) else (_LATER_YEAR, " or ")
             results = note.format(year=joiner.join(later), last=index.last_date) + "\n" + results
         return truncate(results, max_chars)
 

@@ -18,7 +18,9 @@ from rank_bm25 import BM25Okapi
 SNAPSHOT_PATH = Path(__file__).parent / "data" / "snapshot.jsonl"
 
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
-_TOKEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+|[a-z0-9]+")
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff"  # CJK ideographs: Chinese text
+_TOKEN = re.compile(f"[{_CJK}]+|[a-z0-9]+")
+_HAS_CJK = re.compile(f"[{_CJK}]")
 # English words too common in questions to help ranking (kept as text: one word per space).
 _STOPWORD_TEXT = (
     "a an and are as at be by can did do does for from how i in is it me much of on or please "
@@ -65,6 +67,11 @@ def tokenize(text: str) -> list[str]:
     return terms
 
 
+def has_chinese(text: str) -> bool:
+    """Whether `text` holds a CJK ideograph (the tokenizer's Chinese runs)."""
+    return _HAS_CJK.search(text) is not None
+
+
 def load_snapshot(path: Path = SNAPSHOT_PATH) -> list[SnapshotDocument]:
     """Read the snapshot, one JSON object per line.
 
@@ -104,16 +111,12 @@ class SnapshotIndex:
         corpus = [tokenize(f"{doc.title} {' '.join(doc.tags)} {doc.content}") for doc in documents]
         self._bm25 = BM25Okapi(corpus)
         self._terms = [set(terms) for terms in corpus]
-
-    @property
-    def last_date(self) -> str:
-        """The date of the newest document ("YYYY-MM"): the snapshot knows nothing after it."""
-        return max(document.date for document in self.documents)[:7]
+        # The date of the newest document ("YYYY-MM"): the snapshot knows nothing after it.
+        self.last_date = max(document.date for document in documents)[:7]
 
     def years_after_snapshot(self, query: str) -> list[str]:
         """The years `query` names that are later than the newest document, in order."""
-        last_year = self.last_date[:4]
-        return sorted({year for year in _YEAR.findall(query) if year > last_year})
+        return sorted({year for year in _YEAR.findall(query) if year > self.last_date[:4]})
 
     def search(self, query: str, k: int = 3) -> list[SnapshotDocument]:
         """Return up to `k` documents sharing at least one term with `query`, best first."""
