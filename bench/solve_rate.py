@@ -118,6 +118,12 @@ def main() -> None:
         action="store_true",
         help="our agent without its few-shot example (on by default, as in the agent)",
     )
+    parser.add_argument(
+        "--format",
+        choices=("text", "xml", "json"),
+        default="text",
+        help="how our agent's model writes a step (the agent's default: text)",
+    )
     parser.add_argument("--max-iterations", type=int, default=8)
     parser.add_argument("--threads", type=int)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "solve_rate")
@@ -136,7 +142,10 @@ def main() -> None:
         sys.argv[1:]
     )
     # Our agent as a user gets it (the few-shot example on), or without the example if asked.
-    runners = {**DEFAULT_RUNNERS, "custom": partial(custom_runner, examples=not args.no_example)}
+    runners = {
+        **DEFAULT_RUNNERS,
+        "custom": partial(custom_runner, examples=not args.no_example, step_format=args.format),
+    }
     for model in args.models.split(","):
         with LocalModelServer(ensure_model_file(model), n_threads=args.threads) as server:
             report = run_comparison(

@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 from custom_react.compare import check_answer, load_questions
+from custom_react.compare.runners.custom import custom_runner
+from custom_react.formats import FormatName
+from custom_react.testing import Script
 from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,3 +85,22 @@ def test_the_summary_counts_each_agent_and_split() -> None:
     table = bench.render("m", bench.summary(data, split_of), "python bench/solve_rate.py")
     assert "| custom | tune | 2/2 | 100 | 6 | 3.0 | 30 | 4 |" in table
     assert "| custom | holdout | 0/1 | 0 | 8 | – |" in table
+
+
+@pytest.mark.parametrize(
+    ("step_format", "reply", "marker"),
+    [
+        ("text", "Thought: done\nFinal Answer: 310", "Final Answer:"),
+        ("json", '{"thought": "done", "final_answer": "310"}', '"final_answer"'),
+        ("xml", "<thought>done</thought>\n<final_answer>310</final_answer>", "<final_answer>"),
+    ],
+)
+def test_the_custom_runner_uses_the_step_format_it_is_given(
+    step_format: FormatName, reply: str, marker: str
+) -> None:
+    script = Script(reply)
+    run = custom_runner(script.model, [], 8, step_format=step_format)
+    outcome = run("What is 12.5% of 2480?", {})
+    assert outcome.output == "310" and outcome.stop_reason == "final_answer"
+    assert marker in script.prompts[0][0].text  # the system prompt teaches that format
+    script.assert_consumed()

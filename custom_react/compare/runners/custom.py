@@ -19,6 +19,7 @@ from langchain_core.tools import BaseTool
 from custom_react import events as ev
 from custom_react.agent import CustomReActAgent
 from custom_react.compare.runners.outcome import Runner, RunOutcome
+from custom_react.formats import FormatName
 from custom_react.plan.events import PlanParseFailure
 from custom_react.runnable import StepRunnable
 
@@ -66,7 +67,12 @@ def agent_runner(make_agent: MakeAgent) -> Callable[[BaseChatModel, list[BaseToo
 
 
 def custom_runner(
-    llm: BaseChatModel, tools: list[BaseTool], max_iterations: int, *, examples: bool = True
+    llm: BaseChatModel,
+    tools: list[BaseTool],
+    max_iterations: int,
+    *,
+    examples: bool = True,
+    step_format: FormatName = "text",
 ) -> Runner:
     """Build a runner for our `CustomReActAgent` with `tools` and `max_iterations`.
 
@@ -75,13 +81,19 @@ def custom_runner(
         tools: The tools, shared by every question this runner answers.
         max_iterations: The agent's step limit.
         examples: Whether the prompt includes the bundled few-shot example.
+        step_format: How the model writes a step: "text", "xml" or "json".
 
     Returns:
         A runner that streams the agent once per question.
     """
     make = agent_runner(
         lambda llm, tools, limit, language: CustomReActAgent(
-            llm, tools, max_iterations=limit, language=language, examples=examples
+            llm,
+            tools,
+            max_iterations=limit,
+            language=language,
+            examples=examples,
+            format=step_format,
         )
     )
     return make(llm, tools, max_iterations)
