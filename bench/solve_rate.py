@@ -144,7 +144,7 @@ def main() -> None:
     # Our agent as a user gets it (the few-shot example on), or without the example if asked.
     runners = {
         **DEFAULT_RUNNERS,
-        "custom": partial(custom_runner, examples=not args.no_example, step_format=args.format),
+        "custom": partial(custom_runner, examples=not args.no_example, format=args.format),
     }
     for model in args.models.split(","):
         with LocalModelServer(ensure_model_file(model), n_threads=args.threads) as server:

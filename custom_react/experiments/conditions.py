@@ -11,6 +11,7 @@ model call, no tools). The questions and the scoring are the harness's.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -21,7 +22,7 @@ from langchain_core.tools import BaseTool
 from custom_react.agent import CustomReActAgent
 from custom_react.compare.harness import RunnerFactory
 from custom_react.compare.runners import Runner, RunOutcome
-from custom_react.compare.runners.custom import agent_runner, question_language
+from custom_react.compare.runners.custom import agent_runner, custom_runner, question_language
 from custom_react.formats import TEXT, ReActFormat
 from custom_react.markers import strip_think
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
@@ -39,11 +40,7 @@ ACTION_FIRST = replace(
 
 def react_runner(**options: Any) -> RunnerFactory:
     """Our agent with the bundled example and `options` (e.g. `repeated_action="allow"`)."""
-    return agent_runner(
-        lambda llm, tools, limit, language: CustomReActAgent(
-            llm, tools, **_options(limit, language, options)
-        )
-    )
+    return partial(custom_runner, **options)
 
 
 def reformatted(agent: CustomReActAgent, react_format: ReActFormat) -> CustomReActAgent:

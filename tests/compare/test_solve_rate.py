@@ -99,7 +99,7 @@ def test_the_custom_runner_uses_the_step_format_it_is_given(
     step_format: FormatName, reply: str, marker: str
 ) -> None:
     script = Script(reply)
-    run = custom_runner(script.model, [], 8, step_format=step_format)
+    run = custom_runner(script.model, [], 8, format=step_format)
     outcome = run("What is 12.5% of 2480?", {})
     assert outcome.output == "310" and outcome.stop_reason == "final_answer"
     assert marker in script.prompts[0][0].text  # the system prompt teaches that format

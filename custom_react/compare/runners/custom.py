@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
@@ -19,7 +20,6 @@ from langchain_core.tools import BaseTool
 from custom_react import events as ev
 from custom_react.agent import CustomReActAgent
 from custom_react.compare.runners.outcome import Runner, RunOutcome
-from custom_react.formats import FormatName
 from custom_react.plan.events import PlanParseFailure
 from custom_react.runnable import StepRunnable
 
@@ -67,12 +67,7 @@ def agent_runner(make_agent: MakeAgent) -> Callable[[BaseChatModel, list[BaseToo
 
 
 def custom_runner(
-    llm: BaseChatModel,
-    tools: list[BaseTool],
-    max_iterations: int,
-    *,
-    examples: bool = True,
-    step_format: FormatName = "text",
+    llm: BaseChatModel, tools: list[BaseTool], max_iterations: int, **options: Any
 ) -> Runner:
     """Build a runner for our `CustomReActAgent` with `tools` and `max_iterations`.
 
@@ -80,20 +75,15 @@ def custom_runner(
         llm: The chat model.
         tools: The tools, shared by every question this runner answers.
         max_iterations: The agent's step limit.
-        examples: Whether the prompt includes the bundled few-shot example.
-        step_format: How the model writes a step: "text", "xml" or "json".
+        **options: Any other `AgentSettings` option, such as `examples=False` or
+            `format="json"` (the agent's defaults otherwise; the language follows the question).
 
     Returns:
         A runner that streams the agent once per question.
     """
     make = agent_runner(
         lambda llm, tools, limit, language: CustomReActAgent(
-            llm,
-            tools,
-            max_iterations=limit,
-            language=language,
-            examples=examples,
-            format=step_format,
+            llm, tools, **{**options, "max_iterations": limit, "language": language}
         )
     )
     return make(llm, tools, max_iterations)
