@@ -5,7 +5,7 @@ script holds it to that: each input is parsed 5 times, the best time is reported
 the script exits with status 1 if any adversarial input takes 50 ms or more (the threshold is
 `LIMIT_MS`). A ParseError is a normal outcome here; any other exception is a failure.
 
-`ADVERSARIAL_INPUTS` is also imported by `tests/core/test_parser.py`, which checks (without timing) that
+`ADVERSARIAL_INPUTS` is also imported by `tests/parsing/test_parser.py`, which checks (without timing) that
 each input parses or raises ParseError.
 
 Run from the repository root:  python bench/parser_speed.py

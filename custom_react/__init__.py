@@ -1,37 +1,54 @@
 """custom-react: a readable, dependable ReAct agent written the LangChain 1.0 way.
 
-Follow one step in five files: `agent.py` (the loop), `scratchpad.py` (what the model reads of
-earlier steps), `parser.py` (reply -> step), `toolbox.py` (running the tool), `events.py` (the
-step's record, kept by `memory.py`). `printing.py` is the only module that prints. This package
-root loads the core only; the add-ons are sub-packages: `formats`, `plan`, `export`, `serving`,
-`compare`.
+Follow one step in seven files at this root: `agent.py` (the loop), `scratchpad.py` (what the
+model reads of earlier steps), `parser.py` (reply -> step), `acting.py` (whether the tool runs,
+and its Observation), `toolbox.py` (facts about tools), `events.py` (the step's record and the
+events), `memory.py` (the run's records). Next to them: `prompt.py` (the system prompt),
+`settings.py` (every option), `printing.py` with `live_reply.py` (the only printing),
+`labels.py`, `environment.py`, `testing.py` (scripted models) and `prompts/` (templates).
+
+The folders may be skipped on a first read. The core's internals: `parsing/` (what the parser
+uses to read replies in the wild), `running/` (how one generator serves `invoke` and `ainvoke`),
+`pausing/` (approval that waits, run state, checkpoint stores). The add-ons, never loaded by
+`import custom_react`: `formats/` (the XML and JSON step formats), `plan/` (Plan-and-Execute),
+`export/` (Markdown, HTML, Mermaid transcripts), `serving/` (the models, the bundled local
+server), `compare/` and `experiments/` (measurements), `integrations/` (`create_agent`
+middleware, MCP tools) and `cli/` (the `custom-react` command).
 """
 
 from custom_react.agent import CustomReActAgent
 from custom_react.events import (
     ActionEvent,
+    ActionRequest,
     AgentEvent,
-    AgentResult,
+    ApprovalDecided,
+    ApprovalRequested,
     FinalAnswerEvent,
     LimitReached,
     ObservationEvent,
     ParseFailure,
+    ReplyToken,
     RunFinished,
     ToolStep,
 )
+from custom_react.memory import AgentResult
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
+from custom_react.pausing.approval import Decision
 from custom_react.printing import ConsolePrinter
 from custom_react.prompt import build_react_prompt
 from custom_react.scratchpad import render_scratchpad
-from custom_react.tokens import ReplyToken
 
 __all__ = [
     "Action",
     "ActionEvent",
+    "ActionRequest",
     "AgentEvent",
     "AgentResult",
+    "ApprovalDecided",
+    "ApprovalRequested",
     "ConsolePrinter",
     "CustomReActAgent",
+    "Decision",
     "FinalAnswer",
     "FinalAnswerEvent",
     "LimitReached",

@@ -1,23 +1,26 @@
-"""Acting: from the tool the model chose to its Observation, the loop's guards first.
+"""Acting: the Observation for one Action, the loop's guards first, every message with its guard.
 
 `act` returns `(observation, status)` and never raises for a tool's failure. A tool is not run,
-and the observation says why, when it is unknown, when its input is the tool list's description of
-one (`placeholder_input`), when the same (tool, input) already ran
-(`repeated`; a tool marked `metadata={"repeatable": True}`, such as a job's status check, is let
-through), when it used up its calls in this run (`over_budget`: `metadata["max_calls"]`, else
-the agent's `max_tool_calls`, else `REPEATABLE_MAX_CALLS` for a repeatable tool), or when it needs approval and does not get it (`denied`). A
-repeatable tool asked the same thing again first waits its `metadata["poll_interval"]` seconds.
+and the Observation says why, when:
 
-The call itself is a `calls.Call`: awaited under `ainvoke`, made plainly under `invoke`, where a
-tool with only async code (an MCP tool) runs its coroutine. Whatever the tool raises becomes an
-"Error:" observation; whatever it returns becomes text (`observation_text`).
+- no tool has the name the model wrote (`unknown_tool`: the message lists the tools);
+- the input is the tool list's description of one (`placeholder_input`);
+- the same (tool, input) already ran in this run (`repeated`: the earlier observation is given
+  again; a tool marked `metadata={"repeatable": True}`, such as a job's status check, is let
+  through, and so is every tool with `repeated_action="allow"`);
+- the tool used up its calls in this run (`over_budget`, `Toolbox.call_budget`);
+- it needs a person's approval and does not get it (`denied`, `pausing/approval.py`).
+
+A repeatable tool asked the same thing again first waits its `metadata["poll_interval"]`
+seconds. Otherwise the tool runs (`run_tool`, its call a `running.calls.Call`, so `invoke` makes
+it and `ainvoke` awaits it; a tool with only async code, such as an MCP tool, runs its coroutine
+under `invoke` too): whatever it raises becomes an "Error:" observation,
+whatever it returns becomes text, cut to `max_observation_chars` (`toolbox.truncate`).
+`act_on_decision` is the same for a paused call resumed with a person's decision.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
-from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -25,76 +28,76 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
-from custom_react import toolbox
-from custom_react.approval import ActionRequest, Decision
-from custom_react.calls import Call, Steps, invoking, run_coroutine, sleeping
-from custom_react.events import ObservationStatus
+from custom_react.events import ActionRequest, ObservationStatus
 from custom_react.memory import RunMemory
-from custom_react.settings import AgentSettings
+from custom_react.pausing.approval import (
+    APPROVAL_CONFIG_KEY,
+    NOT_RUN,
+    Approve,
+    Decision,
+    decided,
+    denial,
+)
+from custom_react.running.calls import Call, Loop, invoking, run_coroutine, sleeping
+from custom_react.toolbox import (
+    Toolbox,
+    metadata,
+    observation_text,
+    placeholder_input,
+    truncate,
+)
 
 Observed = tuple[str, ObservationStatus]
-REPEATABLE_MAX_CALLS = 10
-"""Calls of a `repeatable` tool in one run when neither it nor the agent sets a budget."""
-_NOT_RUN = "nothing was run. Try another way or give the Final Answer."
 
 
 def act(
-    tool: BaseTool | None,
-    written: str,
-    args: dict[str, Any],
-    memory: RunMemory,
-    tools: Sequence[BaseTool],
-    settings: AgentSettings,
-    config: RunnableConfig,
-) -> Steps[Observed]:
-    """Return the Observation for one Action, as `(observation, status)`; use with `yield from`.
+    request: ActionRequest, toolbox: Toolbox, memory: RunMemory, config: RunnableConfig
+) -> Loop[Observed]:
+    """The Observation for `request`, as `(observation, status)`; use with `yield from`.
 
     Args:
-        tool: The tool the model meant, or None when its name (`written`) matches none.
-        written: The tool name as the model wrote it.
-        args: The arguments bound onto the tool's schema.
+        request: The Action bound to its tool (`Toolbox.request`).
+        toolbox: The agent's tools and options (`repeated_action`, budgets, `approve`).
         memory: The run so far (for the repeated-action guard and the call budget).
-        tools: All the agent's tools (named in an unknown tool's observation).
-        settings: The agent's options (`repeated_action`, `max_tool_calls`, `approve`).
         config: The run's config, with its callbacks.
     """
+    observation, status = yield from _guarded(request, toolbox, memory, config)
+    return truncate(observation, toolbox.settings.max_observation_chars), status
+
+
+def _guarded(
+    request: ActionRequest, toolbox: Toolbox, memory: RunMemory, config: RunnableConfig
+) -> Loop[Observed]:
+    tool = toolbox.resolve(request.tool)
     if tool is None:
-        return toolbox.unknown_tool_message(written, tools), "unknown_tool"
-    if toolbox.placeholder_input(tool, args):
-        return toolbox.placeholder_input_message(tool), "placeholder_input"
-    metadata = tool.metadata or {}
-    earlier = memory.previous_observation(tool.name, args)
-    repeatable = metadata.get("repeatable") or settings.repeated_action == "allow"
-    if earlier is not None and not repeatable:
-        return toolbox.repeated_action_message(tool.name, earlier), "repeated"
-    budget = metadata.get("max_calls", settings.max_tool_calls)
-    if budget is None and metadata.get("repeatable"):
-        budget = REPEATABLE_MAX_CALLS
+        return unknown_tool_message(request.tool, toolbox.tools), "unknown_tool"
+    if placeholder_input(tool, request.args):
+        return placeholder_input_message(tool), "placeholder_input"
+    earlier = memory.previous_observation(tool.name, request.args)
+    repeatable = metadata(tool).get("repeatable")
+    if earlier is not None and not repeatable and toolbox.settings.repeated_action != "allow":
+        return repeated_action_message(tool.name, earlier), "repeated"
+    budget = toolbox.call_budget(tool)
     if budget is not None and memory.calls_of(tool.name) >= budget:
         return over_budget_message(tool.name, budget), "over_budget"
-    if earlier is not None and metadata.get("poll_interval"):
-        yield sleeping(float(metadata["poll_interval"]))  # a job being polled: give it time
-    return (yield from run_tool(tool, args, config, settings.approve))
+    if earlier is not None and metadata(tool).get("poll_interval"):
+        yield sleeping(float(metadata(tool)["poll_interval"]))  # a job being polled: give it time
+    return (yield from run_tool(tool, request.args, config, toolbox.settings.approve))
 
 
 def run_tool(
-    tool: BaseTool, args: dict[str, Any], config: RunnableConfig, approve: toolbox.Approve | None
-) -> Steps[Observed]:
+    tool: BaseTool, args: dict[str, Any], config: RunnableConfig, approve: Approve | None
+) -> Loop[Observed]:
     """Run one tool, asking for approval first when it requires it; never raises for its failure.
 
     The status is "ok", "error" (the tool raised) or "denied" (it needs approval and did not get
     it: it never ran).
     """
-    # Only this function grants approval: a key smuggled in through the caller's config is dropped.
-    if toolbox.APPROVAL_CONFIG_KEY in config.get("configurable", {}):
-        config = patch_config(config, configurable={toolbox.APPROVAL_CONFIG_KEY: False})
-    if (tool.metadata or {}).get("requires_approval"):
-        if approve is None:
-            reason = f"{tool.name} needs the user's approval and no approval callback is set"
-            return f"{reason}; {_NOT_RUN}", "denied"
-        if not approve(tool.name, args):
-            return f"The user did not approve running {tool.name}; {_NOT_RUN}", "denied"
-        config = patch_config(config, configurable={toolbox.APPROVAL_CONFIG_KEY: True})
+    needs_approval = bool(metadata(tool).get("requires_approval"))
+    if needs_approval and (refused := denial(tool, args, approve)) is not None:
+        return refused, "denied"
+    # Only a call a person approved carries the approval key; one smuggled in is overwritten.
+    config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: needs_approval})
     try:
         # Only the tool call is guarded: its failure is an observation the model can act on.
         result = yield tool_call(tool, args, config)
@@ -111,62 +114,46 @@ def tool_call(tool: BaseTool, args: dict[str, Any], config: RunnableConfig) -> C
     return call
 
 
-def observation_text(result: Any) -> str:
-    """A tool's result as the text the model reads.
-
-    A string as it is; a message's content; a list of content blocks (what MCP tools return) as
-    their text, one per line, with a placeholder for an image, audio or file; other values as
-    JSON when they can be written so.
-    """
-    content = getattr(result, "content", result)
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list) and all(isinstance(block, str | dict) for block in content):
-        return "\n".join(_block_text(block) for block in content)
-    try:
-        return json.dumps(content, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return str(content)
-
-
-def _block_text(block: str | dict[str, Any]) -> str:
-    if isinstance(block, str):
-        return block
-    kind = block.get("type")
-    if kind == "text":
-        return str(block.get("text", ""))
-    if kind in ("image", "image_url", "audio", "file"):
-        mime = block.get("mime_type") or block.get("mimeType") or kind
-        return f"[{kind}: {mime}, not shown]"
-    return json.dumps(block, ensure_ascii=False, default=str)
-
-
-def pauses(tool: BaseTool | None, settings: AgentSettings) -> bool:
-    """Whether the run pauses for a person's decision before `tool` (`approval="interrupt"`)."""
-    needs = tool is not None and (tool.metadata or {}).get("requires_approval")
-    return bool(needs) and settings.approval == "interrupt"
-
-
-def decide(
-    call: ActionRequest, decision: Decision, tool: BaseTool | None, config: RunnableConfig
-) -> Steps[tuple[str, ObservationStatus, ActionRequest]]:
-    """The Observation of a paused call, with the person's decision; and the call as it ran.
+def act_on_decision(
+    call: ActionRequest, decision: Decision, toolbox: Toolbox, config: RunnableConfig
+) -> Loop[tuple[ActionRequest, str, ObservationStatus]]:
+    """The Observation of a paused call with the person's decision, and the call as it ran.
 
     Approve runs the call as the model wrote it; edit runs it with the new input; reject does
     not run it, and the reason is the observation (`denied`).
     """
-    if tool is None:  # the agent that resumed has no such tool
-        return f"{call.tool} is not a tool of this agent; {_NOT_RUN}", "unknown_tool", call
-    if decision.kind == "reject":
-        reason = f"The user rejected running {tool.name}: {decision.value}"
-        return f"{reason}; {_NOT_RUN}", "denied", call
-    if decision.kind == "edit":
-        args, tool_input = toolbox.bind_arguments(tool, decision.value)
-        call = replace(call, tool_input=tool_input, args=args)
+    tool = toolbox.resolve(call.tool)
+    call, refused = decided(call, decision, tool)
+    if tool is None or refused is not None:
+        status: ObservationStatus = "unknown_tool" if tool is None else "denied"
+        return call, refused or "", status
     observation, status = yield from run_tool(tool, call.args, config, lambda name, args: True)
-    return observation, status, call
+    return call, truncate(observation, toolbox.settings.max_observation_chars), status
+
+
+def unknown_tool_message(name: str, tools: list[BaseTool]) -> str:
+    """The observation for a tool name that matches nothing."""
+    valid = ", ".join(tool.name for tool in tools)
+    return f"{name!r} is not a valid tool. Use one of: {valid}."
+
+
+def placeholder_input_message(tool: BaseTool) -> str:
+    """The observation for an input copied from the tool list: write a real one."""
+    (name,) = tool.args
+    return (
+        f"{tool.name} was not run: the Action Input describes the {name} instead of giving one. "
+        f'Write the actual {name} after "Action Input:"; {tool.name}: {tool.description.strip()}'
+    )
+
+
+def repeated_action_message(name: str, earlier: str) -> str:
+    """The observation for a (tool, input) pair that already ran: its old result, not a rerun."""
+    return (
+        f"You already ran {name} with this input; its observation was: {earlier}\n"
+        "Do not repeat it: use that result, try a different input, or write the Final Answer."
+    )
 
 
 def over_budget_message(name: str, budget: int) -> str:
     """The observation for a tool that already ran as often as it may in one run."""
-    return f"{name} already ran {budget} times in this run, as often as it may; {_NOT_RUN}"
+    return f"{name} already ran {budget} times in this run, as often as it may; {NOT_RUN}"

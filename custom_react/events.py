@@ -1,58 +1,179 @@
 """The step records and events the ReAct loop yields, and the result every run ends with.
 
-Small frozen dataclasses, named with the paper's words, each with a `type` literal to `match` on.
-Per tool step: `ActionEvent`, then `ObservationEvent` carrying the step's one record, `ToolStep`,
-which the run's memory stores (messages, `intermediate_steps` and the transcript derive from it).
-Also `ParseFailure`, `LimitReached`, `FinalAnswerEvent`, the approval pause (`approval.py`), and
-always last `RunFinished` with the `AgentResult`. Events after a model call carry its iteration.
+Small frozen dataclasses named with the paper's words, each with a `type` literal to `match` on;
+`AgentEvent` is the closed set of them. A tool step is announced by `ActionEvent` and finished by
+`ObservationEvent`, which carries the step's one record, `ToolStep` (the `ActionRequest` the model
+made, plus its Observation). `ParseFailure` and `FinalAnswerEvent` are records too. The run's
+memory keeps the records in order (`memory.py`), and each record turns itself into what the
+others need: `to_messages` (LangChain messages), `exchange` (its part of the transcript the model
+reads, `scratchpad.py`) and `to_intermediate_steps` (the legacy pairs). Also: `ReplyToken` (a
+piece of a reply as it is written), the approval pause (`ApprovalRequested`, then on resume
+`ApprovalDecided` with the person's `pausing.approval.Decision`), `LimitReached`, and always last `RunFinished`
+with the `memory.AgentResult`. Events after a model call carry its iteration.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.agents import AgentAction
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCall, ToolMessage
 
-from custom_react.approval import ApprovalDecided, ApprovalRequested
 from custom_react.parser import ActionInput
+from custom_react.parsing.markers import strip_think
+
+if TYPE_CHECKING:
+    from custom_react.memory import AgentResult
+    from custom_react.pausing.approval import Decision
 
 StopReason = Literal[
-    "final_answer", "max_iterations", "max_execution_time", "parse_failures", "token_budget",
-    "model_error", "needs_approval",
-]  # fmt: skip
+    "final_answer",
+    "max_iterations",
+    "max_execution_time",
+    "parse_failures",
+    "token_budget",
+    "model_error",
+    "needs_approval",
+]
 """Why a run ended. `model_error`: the model failed for good; the result keeps every step.
-`needs_approval`: paused before a tool that needs approval (`approval.py`)."""
+`needs_approval`: paused before a tool that needs a person's approval (`pausing/approval.py`)."""
 ObservationStatus = Literal[
     "ok", "error", "unknown_tool", "placeholder_input", "repeated", "over_budget", "denied"
 ]
-"""Only `ok` and `error` ran the tool. `denied`: approval refused; `over_budget`: its calls used
-up; `placeholder_input`: the input copied from the tool list (`acting.py`)."""
+"""Only `ok` and `error` ran the tool. `denied`: approval refused (or nobody could approve);
+`over_budget`: its calls used up; `placeholder_input`: the input was copied from the tool list;
+`repeated`: the same call already ran; `unknown_tool`: no tool has that name (`acting.py`)."""
+PARSE_ERROR_TOOL = "_Exception"
+"""The name `AgentExecutor` gives a format error in `intermediate_steps`."""
+Observe = Callable[[str], str]
+"""How a format shows an observation (or a format error) to the model: `Observation: ...`."""
+Exchange = tuple[str, str | None]
+"""One reply as the model reads it again, and the observation that followed it (None: none)."""
 
 
 @dataclass(frozen=True)
-class ToolStep:
-    """One Action and its Observation: created once by the loop, yielded, stored."""
+class ActionRequest:
+    """The Action the model asked for, bound to its tool: what runs, or what a paused run awaits."""
 
     thought: str
     """The reasoning the model wrote before the action."""
     tool: str
-    """The tool that ran (resolved name), or the name as written when it is unknown."""
+    """The tool that runs (its real name), or the name as written when no tool has it."""
     tool_input: ActionInput
     """The Action Input as parsed (positional call arguments shown by name)."""
     args: dict[str, Any]
-    """The arguments the tool was called with."""
+    """The arguments the tool is called with."""
     tool_call_id: str
     """Joins the step to its AIMessage / ToolMessage pair."""
-    observation: str
-    """The text the model reads, after truncation."""
-    status: ObservationStatus
-    """`ok`, or why the tool did not give a normal result."""
     iteration: int
     """Which model call produced the action (1-based)."""
     log: str
     """The reply rewritten with plain markers (what the model sees of its step later)."""
+
+    def finished(self, observation: str, status: ObservationStatus) -> ToolStep:
+        """The step this request became: the request and its Observation."""
+        request = {item.name: getattr(self, item.name) for item in fields(ActionRequest)}
+        return ToolStep(**request, observation=observation, status=status)
+
+
+@dataclass(frozen=True)
+class ToolStep(ActionRequest):
+    """One Action and its Observation: created once by the loop, yielded, stored."""
+
+    observation: str
+    """The text the model reads, after truncation."""
+    status: ObservationStatus
+    """`ok`, or why the tool did not give a normal result."""
+    type: Literal["tool_step"] = "tool_step"
+
+    @property
+    def ran(self) -> bool:
+        """Whether the tool really ran (it may have failed): `ok` or `error`."""
+        return self.status in ("ok", "error")
+
+    @cached_property
+    def action_key(self) -> str:
+        """The (tool, arguments) pair as one string: the repeated-action guard compares these."""
+        return action_key(self.tool, self.args)
+
+    def to_messages(self, observe: Observe = str) -> list[BaseMessage]:
+        """An AIMessage with the step's tool call, and the ToolMessage with its observation."""
+        call = ToolCall(name=self.tool, args=self.args, id=self.tool_call_id, type="tool_call")
+        status = "success" if self.status == "ok" else "error"
+        result = ToolMessage(
+            self.observation, tool_call_id=self.tool_call_id, name=self.tool, status=status
+        )
+        return [AIMessage(content=self.log, tool_calls=[call]), result]
+
+    def exchange(self) -> Exchange:
+        """The step as the model reads it again: its reply, then its observation."""
+        return self.log, self.observation
+
+    def to_intermediate_steps(self) -> list[tuple[AgentAction, str]]:
+        """`(AgentAction, observation)`, as `AgentExecutor` returns it."""
+        return [(AgentAction(self.tool, self.tool_input, self.log), self.observation)]
+
+
+@dataclass(frozen=True)
+class ParseFailure:
+    """The reply broke the ReAct format; the error goes back to the model as an observation."""
+
+    text: str
+    """The reply the parser could not read."""
+    error: str
+    """The message shown to the model."""
+    consecutive: int
+    """How many replies in a row failed to parse."""
+    iteration: int = 0
+    """Which model call wrote the reply."""
+    type: Literal["parse_failure"] = "parse_failure"
+
+    def to_messages(self, observe: Observe = str) -> list[BaseMessage]:
+        """The reply, and a user turn holding the error as the model read it."""
+        return [AIMessage(content=self.text), HumanMessage(content=observe(self.error))]
+
+    def exchange(self) -> Exchange:
+        """The reply without its thinking, then the error as its observation."""
+        return strip_think(self.text).strip(), self.error
+
+    def to_intermediate_steps(self) -> list[tuple[AgentAction, str]]:
+        """The `_Exception` pair `AgentExecutor(handle_parsing_errors=True)` records."""
+        return [(AgentAction(PARSE_ERROR_TOOL, self.text, self.text), self.error)]
+
+
+@dataclass(frozen=True)
+class FinalAnswerEvent:
+    """The model wrote its final answer."""
+
+    output: str
+    """The answer."""
+    thought: str = ""
+    """The reasoning written before it."""
+    iteration: int = 0
+    """Which model call wrote it."""
+    log: str = ""
+    """The reply rewritten with plain markers."""
+    type: Literal["final_answer"] = "final_answer"
+
+    def to_messages(self, observe: Observe = str) -> list[BaseMessage]:
+        """The reply that holds the answer."""
+        return [AIMessage(content=self.log)]
+
+    def exchange(self) -> Exchange:
+        """The reply; nothing follows a final answer."""
+        return self.log, None
+
+    def to_intermediate_steps(self) -> list[tuple[AgentAction, str]]:
+        """None: `intermediate_steps` holds the actions only."""
+        return []
+
+
+Step = ToolStep | ParseFailure | FinalAnswerEvent
+"""What the run's memory stores, in order: one record per model reply that was kept."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +192,17 @@ class ActionEvent:
     """Which model call produced it (1-based)."""
     type: Literal["action"] = "action"
 
+    @classmethod
+    def of(cls, request: ActionRequest) -> ActionEvent:
+        """The announcement of `request`."""
+        return cls(
+            request.thought,
+            request.tool,
+            request.tool_input,
+            request.tool_call_id,
+            request.iteration,
+        )
+
 
 @dataclass(frozen=True)
 class ObservationEvent:
@@ -80,45 +212,17 @@ class ObservationEvent:
     """The step's record, as the run's memory stores it."""
     type: Literal["observation"] = "observation"
 
-    @property
-    def tool(self) -> str:
-        """The tool that was asked for."""
-        return self.step.tool
-
-    @property
-    def observation(self) -> str:
-        """The text the model will read."""
-        return self.step.observation
-
-    @property
-    def tool_call_id(self) -> str:
-        """The id of the action this answers."""
-        return self.step.tool_call_id
-
-    @property
-    def status(self) -> ObservationStatus:
-        """`ok`, or why the tool did not give a normal result."""
-        return self.step.status
-
-    @property
-    def iteration(self) -> int:
-        """Which model call produced the action."""
-        return self.step.iteration
-
 
 @dataclass(frozen=True)
-class ParseFailure:
-    """The reply broke the ReAct format; the error goes back to the model as an observation."""
+class ReplyToken:
+    """A piece of the model's reply as it arrives (before the step's own event).
+
+    Yielded by `stream(..., stream_tokens=True)`, and shown by a printer that streams tokens.
+    """
 
     text: str
-    """The reply the parser could not read."""
-    error: str
-    """The message shown to the model."""
-    consecutive: int
-    """How many replies in a row failed to parse."""
-    iteration: int = 0
-    """Which model call wrote the reply."""
-    type: Literal["parse_failure"] = "parse_failure"
+    """The new text: a word or a few characters."""
+    type: Literal["reply_token"] = "reply_token"
 
 
 @dataclass(frozen=True)
@@ -126,7 +230,7 @@ class LimitReached:
     """A limit stopped the loop before a final answer."""
 
     reason: StopReason
-    """Which limit: iterations, execution time or consecutive parse failures."""
+    """Which limit: iterations, execution time, tokens or consecutive parse failures."""
     iterations: int
     """Model calls made by the loop (the "generate" call not counted)."""
     answer_generated: bool = False
@@ -135,45 +239,25 @@ class LimitReached:
 
 
 @dataclass(frozen=True)
-class FinalAnswerEvent:
-    """The model wrote its final answer."""
+class ApprovalRequested:
+    """The run paused before a tool that needs approval; resume it with a `Decision`."""
 
-    output: str
-    """The answer."""
-    thought: str = ""
-    """The reasoning written before it."""
-    iteration: int = 0
-    """Which model call wrote it."""
-    log: str = ""
-    """The reply rewritten with plain markers."""
-    type: Literal["final_answer"] = "final_answer"
-
-
-Step = ToolStep | ParseFailure | FinalAnswerEvent
-"""What the run's memory stores, in order: one record per model reply that was kept."""
+    call: ActionRequest
+    """The call that waits."""
+    run_id: str
+    """The run to resume."""
+    type: Literal["approval_requested"] = "approval_requested"
 
 
 @dataclass(frozen=True)
-class AgentResult:
-    """What a run returns; `to_dict()` is the `invoke` output."""
+class ApprovalDecided:
+    """A paused run was resumed with the person's decision about its waiting call."""
 
-    input: str
-    output: str
-    messages: list[BaseMessage]
-    intermediate_steps: list[tuple[AgentAction, str]]
-    iterations: int
-    stop_reason: StopReason
-    usage: dict[str, Any] = field(default_factory=dict)
-    error: str = ""
-    """With `stop_reason="model_error"`: what the model call failed with."""
-    run_id: str = ""
-    """The run's id (the key of its checkpoints, when a store is set)."""
-    state: dict[str, Any] | None = None
-    """With `stop_reason="needs_approval"`: the run as JSON, to resume it with a decision."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The output dict, keyed like `AgentExecutor(return_intermediate_steps=True)` plus extras."""
-        return {item.name: getattr(self, item.name) for item in fields(self)}
+    call: ActionRequest
+    """The call that waited."""
+    decision: Decision
+    """What the person decided."""
+    type: Literal["approval_decided"] = "approval_decided"
 
 
 @dataclass(frozen=True)
@@ -185,13 +269,23 @@ class RunFinished:
     type: Literal["result"] = "result"
 
 
+def action_key(tool: str, args: dict[str, Any]) -> str:
+    """One string per (tool, arguments) pair, whitespace around string values ignored."""
+    normalized = {
+        key: value.strip() if isinstance(value, str) else value for key, value in args.items()
+    }
+    return tool + "\x00" + json.dumps(normalized, sort_keys=True, ensure_ascii=False, default=str)
+
+
 AgentEvent = (
     ActionEvent
     | ObservationEvent
+    | ReplyToken
     | ParseFailure
-    | LimitReached
     | FinalAnswerEvent
+    | LimitReached
     | ApprovalRequested
     | ApprovalDecided
     | RunFinished
 )
+"""Every event a `CustomReActAgent` run yields; a `match` over these names covers them all."""

@@ -1,7 +1,7 @@
 """What a console shows of a reply while the model writes it, and how that gives way to the step.
 
 `LiveReply` turns `ReplyToken` text into what to write next: the reply so far as the parser reads
-it (`tokens.reply_sections`: a Thought, then the step; never a made-up Observation), one
+it (`parsing.markers.reply_sections`: a Thought, then the step; never a made-up Observation), one
 `Label: text` line per section, only the part not yet written. When the step's own event comes,
 `finish` says how to end the draft: on a terminal (`erase=True`) the draft was dimmed and is
 erased, so the formatted step replaces it; elsewhere (a pipe, a log) nothing can be taken back:
@@ -17,9 +17,10 @@ from collections.abc import Callable
 
 from rich.cells import cell_len
 
-from custom_react.tokens import reply_sections
+from custom_react.parsing.markers import reply_sections
 
-DIM, RESET = "\x1b[2m", "\x1b[0m"
+DIM = "\x1b[2m"
+RESET = "\x1b[0m"
 WRITTEN_AS_IS = ("thought", "final_answer")
 """Sections a pipe shows as they arrive: the step prints the action (its tool resolved) whole."""
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -41,7 +42,9 @@ class LiveReply:
         erase: bool,
         width: Callable[[], int] = lambda: shutil.get_terminal_size().columns,
     ) -> None:
-        self.line, self.erase, self.width = line, erase, width
+        self.line = line
+        self.erase = erase
+        self.width = width
         self.reply = ""
         """The reply's text so far."""
         self.shown = ""

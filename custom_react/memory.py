@@ -1,41 +1,84 @@
-"""The run's memory: the list of step records, and everything derived from it.
+"""The run's memory: the list of step records, the run's counters, and everything derived from them.
 
-`RunMemory` keeps the question, the chat history, one record per kept model reply (`events.Step`:
-a `ToolStep`, a `ParseFailure` or the `FinalAnswerEvent`) and the summed token usage. The
-LangChain 1.0 messages (`AIMessage` with the parsed tool call + `ToolMessage`, the shape
-`create_agent` produces), the legacy `intermediate_steps` and the repeated-action check are
-functions of that list, never parallel copies. It decides nothing and renders nothing.
+`open_run` starts a run from the agent's input: a question string or `{"input": ...,
+"chat_history": [...]}` starts a new one; `{"resume": ...}` continues a paused or cut-short run
+with its steps (`pausing/state.py` reads it back). `RunMemory` then keeps the question, the chat
+history, one record per kept model reply (`events.Step`: a `ToolStep`, a `ParseFailure` or the
+`FinalAnswerEvent`), the model calls made, the format errors in a row and the summed token usage.
+The LangChain 1.0 messages (an `AIMessage` with the parsed tool call, then its `ToolMessage`: the
+shape `create_agent` produces), the legacy `intermediate_steps` and the repeated-action check are
+functions of that list, never parallel copies: each record turns itself into its messages. With a
+checkpoint store, each record is written as it is kept. It decides nothing and renders nothing.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from langchain_core.agents import AgentAction
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, convert_to_messages
 from langchain_core.messages.ai import UsageMetadata, add_usage
 
-from custom_react.approval import PAUSED, ActionRequest
 from custom_react.events import (
-    AgentResult,
+    ActionRequest,
     FinalAnswerEvent,
+    Observe,
     ParseFailure,
     Step,
     StopReason,
     ToolStep,
+    action_key,
 )
-from custom_react.state import RunStart, RunStore, run_state, step_to_dict
+from custom_react.pausing.approval import PAUSED, Decision
+from custom_react.pausing.state import RunStore, resume_run, run_state, step_to_dict
 
+AgentInput = str | dict[str, Any]
+"""What the agent takes: a question, `{"input": question, "chat_history": [...]}`, or a resume."""
 StepT = TypeVar("StepT", ToolStep, ParseFailure, FinalAnswerEvent)
-PARSE_ERROR_TOOL = "_Exception"
-"""The name `AgentExecutor` gives a format error in `intermediate_steps`."""
+
+
+def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
+    """Accept a question string or `{"input": str, "chat_history": [...]}`.
+
+    Raises:
+        TypeError: Anything else, with the shape the agent expects.
+    """
+    if isinstance(agent_input, str):
+        return agent_input, []
+    if not isinstance(agent_input, dict) or not isinstance(agent_input.get("input"), str):
+        raise TypeError('The agent takes a question string or {"input": "<question>"}.')
+    return agent_input["input"], convert_to_messages(agent_input.get("chat_history") or [])
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    """What a run returns; `to_dict()` is the `invoke` output."""
+
+    input: str
+    output: str
+    messages: list[BaseMessage]
+    intermediate_steps: list[tuple[AgentAction, str]]
+    iterations: int
+    stop_reason: StopReason
+    usage: dict[str, Any] = field(default_factory=dict)
+    error: str = ""
+    """With `stop_reason="model_error"`: what the model call failed with."""
+    run_id: str = ""
+    """The run's id (the key of its checkpoints, when a store is set)."""
+    state: dict[str, Any] | None = None
+    """With `stop_reason="needs_approval"`: the run as JSON, to resume it with a decision."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The output dict, keyed like `AgentExecutor(return_intermediate_steps=True)` plus extras."""
+        return {item.name: getattr(self, item.name) for item in fields(self)}
 
 
 @dataclass
-class RunRecord:
+class BaseRun:
     """What every run keeps, ReAct or plan-and-execute.
 
     The question, the earlier conversation, and the token usage summed over the model's replies.
@@ -50,32 +93,42 @@ class RunRecord:
         if isinstance(reply, AIMessage) and reply.usage_metadata:
             self.usage = add_usage(self.usage, reply.usage_metadata)
 
+    @property
+    def tokens(self) -> int:
+        """Input plus output tokens of every model call so far (0 when the model reports none)."""
+        return self.usage["total_tokens"] if self.usage else 0
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a run ended: its output and why; for a pause, the call that waits."""
+
+    output: str
+    stop_reason: StopReason
+    error: str = ""
+    """With `model_error`: what the model call failed with."""
+    pending: ActionRequest | None = None
+
 
 @dataclass
-class RunMemory(RunRecord):
-    """The question and the steps of one ReAct run, in order."""
+class RunMemory(BaseRun):
+    """The question and the steps of one ReAct run, in order, with the run's counters."""
 
     steps: list[Step] = field(default_factory=list)
-    observe: Callable[[str], str] = str
+    observe: Observe = str
     """How the format showed an observation to the model: a format error's user turn holds
     the error as the model read it (`Observation: ...` in the text format)."""
-    run_id: str = ""
+    run_id: str = field(default_factory=lambda: f"run-{uuid.uuid4().hex[:12]}")
     store: RunStore | None = None
-    """Where each step is written as it is recorded (`checkpoints.py`), if anywhere."""
-
-    @classmethod
-    def begin(
-        cls, start: RunStart, observe: Callable[[str], str], store: RunStore | None
-    ) -> RunMemory:
-        """The memory of a run that starts at `start` (new, or resumed with its steps)."""
-        return cls(
-            start.question,
-            start.chat_history,
-            steps=list(start.steps),
-            observe=observe,
-            run_id=start.run_id,
-            store=store,
-        )
+    """Where each step is written as it is recorded (`pausing/checkpoints.py`), if anywhere."""
+    iterations: int = 0
+    """Model calls made so far (a resumed run keeps counting)."""
+    failures: int = 0
+    """Replies in a row that broke the format."""
+    started: float = field(default_factory=time.monotonic)
+    pending: ActionRequest | None = None
+    """A resumed run's call that waited for a person's `decision`."""
+    decision: Decision | None = None
 
     def record(self, step: StepT) -> StepT:
         """Keep one step record and return it (the loop yields it); write it to the store."""
@@ -90,7 +143,7 @@ class RunMemory(RunRecord):
         One that ran and failed counts too: the same call would fail the same way.
         """
         key = action_key(tool, args)
-        ran = [step for step in self._ran() if action_key(step.tool, step.args) == key]
+        ran = [step for step in self._ran() if step.action_key == key]
         return ran[0].observation if ran else None
 
     def calls_of(self, tool: str) -> int:
@@ -98,94 +151,76 @@ class RunMemory(RunRecord):
         return sum(step.tool == tool for step in self._ran())
 
     def _ran(self) -> list[ToolStep]:
-        return [s for s in self.steps if isinstance(s, ToolStep) and s.status in ("ok", "error")]
+        return [step for step in self.steps if isinstance(step, ToolStep) and step.ran]
 
     @property
-    def tokens(self) -> int:
-        """Input plus output tokens of every model call so far (0 when the model reports none)."""
-        return self.usage["total_tokens"] if self.usage else 0
+    def elapsed(self) -> float:
+        """Seconds since this run (or this part of a resumed run) started."""
+        return time.monotonic() - self.started
 
-    def paused(self, call: ActionRequest, iterations: int) -> AgentResult:
-        """Close a run that waits for a person's decision about `call`; its state resumes it."""
-        output = PAUSED.format(tool=call.tool)
-        return self.result(output, "needs_approval", iterations, pending=call)
+    def paused(self, call: ActionRequest) -> Ending:
+        """The ending of a run that waits for a person's decision about `call`."""
+        return Ending(PAUSED.format(tool=call.tool), "needs_approval", pending=call)
 
-    def result(
-        self,
-        output: str,
-        stop_reason: StopReason,
-        iterations: int,
-        error: str = "",
-        pending: ActionRequest | None = None,
-    ) -> AgentResult:
+    def state(self, pending: ActionRequest | None = None) -> dict[str, Any]:
+        """The run as JSON data, enough to resume it in another process (`pausing/state.py`)."""
+        return run_state(self.question, self.chat_history, self.steps, self.run_id, pending)
+
+    def finish(self, ending: Ending) -> AgentResult:
         """Close the run: the question, every step, the final answer and the totals.
 
-        A run paused for approval (`pending`) also returns its state, to be resumed with.
+        A run paused for approval also returns its state, to be resumed with.
         """
-        state = None
-        if pending is not None:
-            state = run_state(self.question, self.chat_history, self.steps, self.run_id, pending)
         result = AgentResult(
             input=self.question,
-            output=output,
+            output=ending.output,
             messages=[HumanMessage(content=self.question), *to_messages(self.steps, self.observe)],
             intermediate_steps=to_intermediate_steps(self.steps),
-            iterations=iterations,
-            stop_reason=stop_reason,
+            iterations=self.iterations,
+            stop_reason=ending.stop_reason,
             usage=dict(self.usage or {}),
-            error=error,
+            error=ending.error,
             run_id=self.run_id,
-            state=state,
+            state=self.state(ending.pending) if ending.pending is not None else None,
         )
         if self.store is not None:
             self.store.finish(self.run_id, result)
         return result
 
 
-def to_messages(steps: Sequence[Step], observe: Callable[[str], str] = str) -> list[BaseMessage]:
-    """The steps as LangChain messages.
+def open_run(agent_input: AgentInput, store: RunStore | None, observe: Observe) -> RunMemory:
+    """The memory a run starts with (see the module docstring); registered in `store`, if any.
 
-    A tool step is an AIMessage with its tool call and the ToolMessage with its observation; a
-    format error is the reply and a user turn with the error as `observe` showed it; the final
-    answer is the reply that holds it.
+    Raises:
+        TypeError: The input is neither a question nor a resume.
+        ValueError: A resume that cannot continue (see `pausing.state.resume_run`).
     """
-    messages: list[BaseMessage] = []
-    for step in steps:
-        if isinstance(step, ToolStep):
-            call = {
-                "name": step.tool,
-                "args": step.args,
-                "id": step.tool_call_id,
-                "type": "tool_call",
-            }
-            status = "success" if step.status == "ok" else "error"
-            messages.append(AIMessage(content=step.log, tool_calls=[call]))
-            messages.append(
-                ToolMessage(
-                    step.observation, tool_call_id=step.tool_call_id, name=step.tool, status=status
-                )
-            )
-        elif isinstance(step, ParseFailure):
-            messages += [AIMessage(content=step.text), HumanMessage(content=observe(step.error))]
-        elif isinstance(step, FinalAnswerEvent):
-            messages.append(AIMessage(content=step.log))
-    return messages
+    if isinstance(agent_input, dict) and "resume" in agent_input:
+        start = resume_run(agent_input, store)
+        memory = RunMemory(
+            start.question,
+            start.chat_history,
+            steps=list(start.steps),
+            run_id=start.run_id,
+            iterations=start.iterations,
+            pending=start.pending,
+            decision=start.decision,
+        )
+    else:
+        question, chat_history = read_input(agent_input)
+        memory = RunMemory(question, chat_history)
+    memory.observe = observe
+    memory.store = store
+    if store is not None:
+        store.begin(memory.run_id, memory.state())
+    return memory
+
+
+def to_messages(steps: Sequence[Step], observe: Observe = str) -> list[BaseMessage]:
+    """The steps as LangChain messages, each record's own (`ToolStep.to_messages`, ...)."""
+    return [message for step in steps for message in step.to_messages(observe)]
 
 
 def to_intermediate_steps(steps: Sequence[Step]) -> list[tuple[AgentAction, str]]:
     """`(AgentAction, observation)` pairs, as `AgentExecutor(return_intermediate_steps=True)`."""
-    pairs: list[tuple[AgentAction, str]] = []
-    for step in steps:
-        if isinstance(step, ToolStep):
-            pairs.append((AgentAction(step.tool, step.tool_input, step.log), step.observation))
-        elif isinstance(step, ParseFailure):
-            pairs.append((AgentAction(PARSE_ERROR_TOOL, step.text, step.text), step.error))
-    return pairs
-
-
-def action_key(tool: str, args: dict[str, Any]) -> str:
-    """One string per (tool, arguments) pair, whitespace around string values ignored."""
-    normalized = {
-        key: value.strip() if isinstance(value, str) else value for key, value in args.items()
-    }
-    return tool + "\x00" + json.dumps(normalized, sort_keys=True, ensure_ascii=False, default=str)
+    return [pair for step in steps for pair in step.to_intermediate_steps()]

@@ -4,12 +4,13 @@
 message is written for the model (the loop feeds it back as the next Observation). It reads the
 ReAct dialects models write in the wild: the markers in any case, language and markdown (found by
 `markers.split_sections`), an echoed Observation before the step, LangChain's JSON blobs and the
-JSON tool calls of other conventions (read by `tool_calls`), `tool(args)` and `tool, "input"`
+JSON tool calls of other conventions (read by `parsing.action`), `tool(args)` and `tool, "input"`
 actions, the paper's `Finish[answer]`, and prose with no markers (a direct answer). The first step
 wins; what the model made up after it is dropped. Linear time: every stage scans the reply once.
 
 It does not know the tools: names are reported as the model meant them (markdown and glosses
-removed by `tool_calls.clean_tool_name`); `toolbox.resolve_tool` matches them to real tools.
+removed by `parsing.action.clean_tool_name`); `toolbox.resolve_tool` matches them to real tools.
+The helpers that read the sections, the call and its input are in `parsing/`.
 """
 
 from __future__ import annotations
@@ -17,14 +18,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from custom_react.action_input import ActionInput, parse_action_input
-from custom_react.markers import STEPS, Section, split_sections, strip_think
-from custom_react.tool_calls import ToolCall, find_call, read_action
+from custom_react.parsing.action import WrittenCall, find_call, read_action
+from custom_react.parsing.action_input import ActionInput
+from custom_react.parsing.markers import MARKERS, STEPS, Section, split_sections, strip_think
 
-__all__ = [
-    "Action", "ActionInput", "FinalAnswer", "ParseError", "parse_action_input",
-    "parse_llm_response", "step_from_call", "strip_think",
-]  # fmt: skip
+__all__ = ["Action", "ActionInput", "FinalAnswer", "ParseError", "parse_llm_response"]
 
 
 @dataclass(frozen=True)
@@ -70,8 +68,7 @@ class ParseError(ValueError):
         return self.message
 
 
-_LABELS = {"thought": "Thought", "action": "Action", "action_input": "Action Input"}
-_LABELS |= {"final_answer": "Final Answer", "weak_answer": "Final Answer"}
+_LABELS = {**MARKERS, "weak_answer": MARKERS["final_answer"]}
 _WHAT_TO_WRITE = "Write 'Thought:', then either 'Action:' and 'Action Input:', or 'Final Answer:'."
 _EMPTY_ANSWER = "Invalid format: 'Final Answer:' was empty. Write the answer after it."
 _NO_TOOL = f"Invalid format: 'Action:' needs a tool name. {_WHAT_TO_WRITE}"
@@ -127,18 +124,21 @@ def _json_call_step(text: str, preamble: str, found: list[Section]) -> Action | 
         kept = [s for s in found[: max(number - 1, 0)] if s.kind != "observation"]
         thoughts = [s.text for s in kept if s.kind == "thought" and s.text]
         if place.kind == "observation":  # the echo is not the model's; its call after it is
-            thought, log = "\n".join(thoughts) or preamble, place.text[start:]
+            thought = "\n".join(thoughts) or preamble
+            log = place.text[start:]
         elif number:  # in a thought: the log is the sections up to that one
             thought = "\n".join([*thoughts, place.text[:start].strip()]).strip() or preamble
             log = _log(preamble, [*kept, place], -1)
         else:
-            thought, log = place.text[:start].strip(), preamble
+            thought = place.text[:start].strip()
+            log = preamble
         return step_from_call(call, thought=thought, log=log, text=text)
     return None
 
 
 def _step(text: str, preamble: str, sections: list[Section], index: int) -> Action | FinalAnswer:
-    step, after = sections[index], sections[index + 1 :]
+    step = sections[index]
+    after = sections[index + 1 :]
     thoughts = [s.text for s in sections[:index] if s.kind == "thought" and s.text]
     thought = "\n".join(thoughts) or preamble
     if step.kind != "action":  # after a (weak) answer marker, the rest is dropped from the log too
@@ -149,7 +149,7 @@ def _step(text: str, preamble: str, sections: list[Section], index: int) -> Acti
 
 
 def step_from_call(
-    call: ToolCall,
+    call: WrittenCall,
     *,
     thought: str = "",
     log: str = "",

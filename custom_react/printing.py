@@ -5,8 +5,9 @@ transcript with English or Chinese labels (`labels.REACT`), in colour when writi
 The sink is injected (`write=`), so tests capture exactly what a learner sees. With
 `stream_tokens` (the default) the model's reply is shown as it is written, from its `ReplyToken`
 events (`live_reply.LiveReply`: dimmed and then replaced by the step on a terminal, completed in
-a pipe). `show_live` adds a spinner while the model thinks. Add-ons extend the printer by subclassing it (Plan-and-Execute:
-`custom_react.plan.printing`); saving transcripts to files is `custom_react.export`'s job.
+a pipe). `show_live` adds a spinner while the model thinks. Add-ons extend the printer by
+subclassing it (Plan-and-Execute: `custom_react.plan.printing`); saving transcripts to files is
+`custom_react.export`'s job.
 """
 
 from __future__ import annotations
@@ -20,12 +21,23 @@ from typing import Any
 
 from rich.console import Console
 
-from custom_react import events as ev
-from custom_react.approval import ApprovalDecided, ApprovalRequested, Decision
+from custom_react.events import (
+    ActionEvent,
+    AgentEvent,
+    ApprovalDecided,
+    ApprovalRequested,
+    FinalAnswerEvent,
+    LimitReached,
+    ObservationEvent,
+    ParseFailure,
+    ReplyToken,
+    RunFinished,
+    ToolStep,
+)
 from custom_react.labels import REACT, SEPARATOR, check_language
 from custom_react.live_reply import LiveReply
 from custom_react.parser import ActionInput
-from custom_react.tokens import ReplyToken
+from custom_react.pausing.approval import Decision
 
 COLORS = {"thought": "36", "action": "33", "observation": "32", "error": "31", "final": "1;32"}
 
@@ -85,27 +97,27 @@ class ConsolePrinter:
         """The transcript lines for one event (pure; no output); [] for an event it does not know."""
         label = self.labels
         match event:
-            case ev.ActionEvent(thought=thought, tool=tool, tool_input=tool_input):
+            case ActionEvent(thought=thought, tool=tool, tool_input=tool_input):
                 lines = [self._line("thought", label["thought"], thought)] if thought else []
                 return [
                     *lines,
                     self._line("action", label["action"], tool),
                     self._line("action", label["action_input"], input_text(tool_input)),
                 ]
-            case ev.ObservationEvent(observation=observation, status=status):
+            case ObservationEvent(step=ToolStep(observation=observation, status=status)):
                 kind = "observation" if status == "ok" else "error"
                 name = label["observation"] + (
                     f" ({label['denied']})" if status == "denied" else ""
                 )
                 return [self._line(kind, name, observation)]
-            case ev.ParseFailure(text=text, error=error):
+            case ParseFailure(text=text, error=error):
                 return [
                     self._line("error", label["reply"], text),
                     self._line("error", label["parse_failure"], error),
                 ]
-            case ev.LimitReached(reason=reason):
+            case LimitReached(reason=reason):
                 return [self._line("error", label["limit"], f"{label['stop_reason']}: {reason}")]
-            case ev.FinalAnswerEvent(output=output, thought=thought):
+            case FinalAnswerEvent(output=output, thought=thought):
                 lines = [self._line("thought", label["thought"], thought)] if thought else []
                 return [*lines, self._line("final", label["final_answer"], output)]
             case ApprovalRequested(call=call, run_id=run_id):
@@ -113,7 +125,7 @@ class ConsolePrinter:
                 return [self._line("error", label["paused"], waits)]
             case ApprovalDecided(decision=decision):
                 return [self._line("action", label["decision"], decision_text(decision, label))]
-            case ev.RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
+            case RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
                 return [self._line("final", label["final_answer"], result.output)]
         return []
 
@@ -137,8 +149,8 @@ def input_text(tool_input: ActionInput) -> str:
 
 
 def show_live(
-    events: Iterable[ev.AgentEvent], printer: ConsolePrinter, *, spinner: bool | None = None
-) -> Iterator[ev.AgentEvent]:
+    events: Iterable[AgentEvent], printer: ConsolePrinter, *, spinner: bool | None = None
+) -> Iterator[AgentEvent]:
     """Print each event as it arrives, with a spinner while the next step is being worked on.
 
     Yields the events unchanged, so a caller can print and collect in one pass. The spinner shows

@@ -3,9 +3,10 @@
 Everything here is a pure function. `build_react_prompt` fills a template from `custom_react/prompts/` with the
 tools (name, description, arguments), an optional few-shot block and optional environment facts,
 and returns a `ChatPromptTemplate`: the system turn, the `chat_history` slot, and one user turn
-holding the `input` question followed by the `agent_scratchpad`. The tool renderers describe tools
-for the text, XML and JSON formats. The earlier steps that fill `agent_scratchpad` are written by
-`scratchpad.render_scratchpad`. It does not call the model, parse its reply or choose a format.
+holding the `input` question followed by the `agent_scratchpad`. `render_tools` describes the
+tools for the text format (`InputStyle` lets the other formats say how to write an input). The
+earlier steps that fill `agent_scratchpad` are written by `scratchpad.render_scratchpad`. It does
+not call the model, parse its reply or choose a format.
 """
 
 from __future__ import annotations
@@ -39,17 +40,19 @@ def build_react_prompt(
     environment: str = "",
     render: RenderTools | None = None,
     question: str = TEXT_QUESTION,
+    example_file: str = "examples",
 ) -> ChatPromptTemplate:
     """Build the ReAct chat prompt.
 
     Args:
         tools: The tools the model may call; rendered with name, description and arguments.
         language: "en" or "zh": which bundled template (and example) to use.
-        examples: No few-shot block (None, False), the bundled example (True), or your own text.
+        examples: No few-shot block (None, False), the bundled examples (True), or your own text.
         template: Your system template: it needs `{tools}`, `{tool_names}`; may use `{examples}`.
         environment: Facts about the machine for `{environment}` (appended without the slot).
         render: How tools are described (default: `render_tools`, the text format's).
         question: The human turn; it must contain `{input}`.
+        example_file: Which bundled examples `examples=True` means (the format's own).
 
     Returns:
         A prompt to fill with `input`, optional `chat_history` and `agent_scratchpad`.
@@ -58,11 +61,12 @@ def build_react_prompt(
         ValueError: The template lacks a required variable or has one nobody fills.
     """
     system = _system_template(template, language, environment)
+    if examples is True:
+        examples = bundled_examples(example_file, language, tools)
     instructions = system.format(  # filled once: only the question and the steps change
         tools=(render or render_tools)(tools),
         tool_names=", ".join(tool.name for tool in tools),
-        examples=(bundled_examples("examples", language, tools) if examples is True else examples)
-        or "",
+        examples=examples or "",
         environment=environment,
     )
     history = MessagesPlaceholder("chat_history", optional=True)
@@ -139,7 +143,6 @@ class InputStyle:
 TEXT_INPUT = InputStyle(
     "Action Input: ", "none", "{name} ({kind})", "a JSON object {fields}", plain_text_alone=True
 )
-JSON_INPUT = InputStyle('"action_input": ', '""', '"{name} ({kind})"', "{fields}")
 
 
 def render_tools(tools: Sequence[BaseTool], style: InputStyle = TEXT_INPUT) -> str:
@@ -169,17 +172,3 @@ def describe_input(tool: BaseTool, style: InputStyle = TEXT_INPUT) -> str:
         return style.lead + style.one.format(name=name, kind=kind)
     fields = {name: schema.get("type", "string") for name, schema in arguments.items()}
     return style.lead + style.several.format(fields=json.dumps(fields))
-
-
-def render_tool_signatures(tools: Sequence[BaseTool]) -> str:
-    """One line per tool as a call signature (XML format): `- search(query: string): Look up...`."""
-    return "\n".join(
-        f"- {tool.name}({_signature(tool)}): {tool.description.strip()}" for tool in tools
-    )
-
-
-def _signature(tool: BaseTool) -> str:
-    arguments: dict[str, Any] = tool.args
-    return ", ".join(
-        f"{name}: {schema.get('type', 'string')}" for name, schema in arguments.items()
-    )

@@ -6,20 +6,26 @@ then its observation as the format writes one, and at the end the format's cue, 
 next words are its next Thought. A text-ReAct model is never sent provider tool calls (OpenAI-
 compatible servers reject a `tool` message without one), and small models keep the format best
 when they continue one transcript (measured: README, "What the model sees"). `<think>` blocks
-never come back: the model reads its steps without its old private reasoning. A pure function.
+never come back: the model reads its steps without its old private reasoning.
+
+This is the project's one transcript renderer: each record gives its part (`exchange`), and
+`render_transcript` writes any list of such parts, so the `create_agent` middleware and the
+comparison reports render `create_agent`'s messages the same way (`message_exchanges`). Pure
+functions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from custom_react.events import FinalAnswerEvent, ParseFailure, Step, ToolStep
-from custom_react.markers import strip_think
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
-OBSERVATION_PREFIX = "Observation: "
-TEXT_CUE = "Thought: "  # with the space, as the legacy prompt ends: measured fewer repeated steps
+from custom_react.events import Exchange, Observe, Step
+from custom_react.parsing.markers import MARKERS
 
-RenderObservation = Callable[[str], str]
+OBSERVATION_PREFIX = MARKERS["observation"] + ": "
+TEXT_CUE = MARKERS["thought"] + ": "
+"""Where the transcript ends: with the space, as the legacy prompt ends."""
 
 
 def render_observation(observation: str) -> str:
@@ -29,7 +35,7 @@ def render_observation(observation: str) -> str:
 
 def render_scratchpad(
     steps: Sequence[Step],
-    observe: RenderObservation = render_observation,
+    observe: Observe = render_observation,
     cue: str = TEXT_CUE,
     note: str = "",
 ) -> str:
@@ -44,23 +50,38 @@ def render_scratchpad(
     Returns:
         "" when there is nothing to show, else a newline, then one line (or block) per entry.
     """
+    return render_transcript([step.exchange() for step in steps], observe, cue, note)
+
+
+def render_transcript(
+    exchanges: Sequence[Exchange], observe: Observe, cue: str, note: str = ""
+) -> str:
+    """Write (reply, observation) pairs as the transcript the model continues (see above)."""
     lines: list[str] = []
-    for step in steps:
-        if isinstance(step, ToolStep):
-            lines += [_reply(step.log, cue), observe(step.observation)]
-        elif isinstance(step, ParseFailure):
-            lines += [_reply(strip_think(step.text).strip(), cue), observe(step.error)]
-        elif isinstance(step, FinalAnswerEvent):
-            lines.append(_reply(step.log, cue))
-    lines += [note] if note else []
-    lines += [cue] if cue else []
+    for reply, observation in exchanges:
+        lines.append(with_cue(reply, cue))
+        if observation is not None:
+            lines.append(observe(observation))
+    if note:
+        lines.append(note)
+    if cue:
+        lines.append(cue)
     return "\n" + "\n".join(lines) if lines else ""
 
 
-def _reply(text: str, cue: str) -> str:
+def message_exchanges(messages: Sequence[BaseMessage]) -> list[Exchange]:
+    """`create_agent`'s step messages as exchanges: each reply, and the tool result after it."""
+    exchanges: list[Exchange] = []
+    for message in messages:
+        if isinstance(message, AIMessage):
+            exchanges.append((message.text, None))
+        elif isinstance(message, ToolMessage) and exchanges:
+            exchanges[-1] = (exchanges[-1][0], message.text)
+    return exchanges
+
+
+def with_cue(reply: str, cue: str) -> str:
     """A reply as the model reads it again: with the cue's label put back when it continued it."""
     label = cue.rstrip()
-    if not label:
-        return text
-    text = text.lstrip()
-    return text if text.startswith(label) else f"{label} {text}"
+    text = reply.strip()
+    return text if not label or text.startswith(label) else f"{label} {text}"

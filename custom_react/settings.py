@@ -2,19 +2,22 @@
 
 The agent takes them as keywords (`CustomReActAgent(llm, tools, max_iterations=5)`) and keeps them
 as one frozen value, so the loop in `agent.py` reads as ReAct, not as configuration. Validation
-happens here, when the agent is built: a wrong option fails at once with what it accepts.
+happens here, when the agent is built: a wrong option fails at once with what it accepts. The
+limits themselves are checked by the loop, between steps.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from pathlib import Path
+from typing import Literal
 
-from custom_react.events import StopReason
-from custom_react.formats import EnvironmentOption, FormatName
-from custom_react.toolbox import MIN_TRUNCATED, Approve
+from custom_react.formats import EnvironmentOption, FormatName, ReActFormat, get_format
+from custom_react.labels import check_language
+from custom_react.pausing.approval import Approve
+from custom_react.pausing.state import RunStore
+from custom_react.toolbox import MIN_TRUNCATED
 
 DEFAULT_STOP = "format"
 
@@ -60,13 +63,13 @@ class AgentSettings:
     approval: Literal["callback", "interrupt"] = "callback"
     """"callback": `approve` answers at once. "interrupt": the run pauses before such a tool
     (`stop_reason="needs_approval"`, its `state` in the result) until resumed with a decision."""
-    checkpoint: Any = None
-    """A checkpoint store, or the path of its SQLite file: every step is written when it is
-    recorded, and a run can be resumed by id (`checkpoints.py`). None: runs live in memory."""
+    checkpoint: RunStore | None = None
+    """A checkpoint store (`pausing.checkpoints.SQLiteStore("runs.db")`): every step is written
+    when it is recorded, and a run can be resumed by id. None: runs live in memory."""
     verbose: bool = False
     """Print a live transcript to the console, for every way of running."""
     max_prompt_tokens: int | None = None
-    """Most tokens in one prompt: older observations are shortened first (`budget.py`). None:
+    """Most tokens in one prompt: older observations are shortened first (`token_budget.py`). None:
     the model's `metadata["context_window"]` minus room for its reply, when it has one (the
     bundled local model does), else no budget."""
     max_tokens_per_run: int | None = None
@@ -84,28 +87,36 @@ class AgentSettings:
             raise ValueError("approval must be 'callback' or 'interrupt'.")
         if self.repeated_action not in ("warn", "allow"):
             raise ValueError("repeated_action must be 'warn' or 'allow'.")
+        check_language(self.language)
+        get_format(self.format)  # an unknown format fails here, naming the three
+        check_store(self.checkpoint)
         if isinstance(self.stop, str) and self.stop != DEFAULT_STOP:
             raise TypeError(
                 f"stop must be a list of strings, not the string {self.stop!r}: "
                 f"write stop=[{self.stop!r}] (a bare string would be split into characters)."
             )
 
-    def limit_reached(
-        self, iterations: int, started: float, failures: int, tokens: int
-    ) -> StopReason | None:
-        """Which limit, if any, stops the run (started at `time.monotonic()` value `started`)."""
-        elapsed = time.monotonic() - started
-        if failures >= self.max_consecutive_parse_failures:
-            return "parse_failures"
-        if self.max_tokens_per_run is not None and tokens >= self.max_tokens_per_run:
-            return "token_budget"
-        if self.max_iterations is not None and iterations >= self.max_iterations:
-            return "max_iterations"
-        if self.max_execution_time is not None and elapsed >= self.max_execution_time:
-            return "max_execution_time"
-        return None
+    @property
+    def react_format(self) -> ReActFormat:
+        """The step format named by `format`."""
+        return get_format(self.format)
 
     def stop_sequences(self, format_stop: tuple[str, ...]) -> list[str] | None:
         """The stop sequences to send: the format's, the caller's, or None."""
         chosen = format_stop if self.stop == DEFAULT_STOP else (self.stop or ())
         return list(chosen) or None
+
+
+def check_store(store: object) -> None:
+    """Fail early when `checkpoint` is not a store (a path is the common slip: say the fix).
+
+    Raises:
+        TypeError: `store` is neither None nor a `RunStore`.
+    """
+    if isinstance(store, str | Path):
+        raise TypeError(
+            f"checkpoint takes a store, not a path: write checkpoint=SQLiteStore({str(store)!r}) "
+            "after `from custom_react.pausing.checkpoints import SQLiteStore`."
+        )
+    if store is not None and not isinstance(store, RunStore):
+        raise TypeError("checkpoint must be a RunStore, such as pausing.checkpoints.SQLiteStore.")

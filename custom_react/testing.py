@@ -93,7 +93,8 @@ class RecordingChatModel(GenericFakeChatModel):
         """The next reply in pieces: words, or `chunk_size` characters; metadata last."""
         reply = self._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
         message = reply.generations[0].message
-        text, size = message.text, self.chunk_size
+        text = message.text
+        size = self.chunk_size
         words = (
             re.split(r"(\s)", text) if size is None else re.findall(f".{{1,{size}}}", text, re.S)
         )

@@ -1,45 +1,91 @@
-"""Everything between "the model named a tool" and "here is the observation".
+"""Facts about tools: which one the model meant, its arguments, how to call it, what it returned.
 
-`resolve_tool` forgives how models write tool names (case, markdown, escapes, trailing punctuation,
-a unique prefix). `tool_arguments` maps an Action Input (a call's positional arguments included)
-onto the tool's argument schema; `bind_arguments` also gives the input to show. The messages a
-tool that did not run gets, `truncate` (observations short, with a visible marker) and the approval
-hook's types are here too. Running the tool, with the loop's guards, is `acting.py`'s job.
-Nothing here calls the model or a tool.
+`Toolbox` holds the agent's tools and the options that apply to all of them; `request` turns a
+parsed `Action` into the `ActionRequest` the loop announces and runs. Underneath, `resolve_tool`
+forgives how models write tool names (case, markdown, escapes, trailing punctuation, a unique
+prefix), and `bind_arguments` maps an Action Input (a call's positional arguments included) onto
+the tool's argument schema. A tool's `metadata` says what the
+loop's guards read: `requires_approval`, `repeatable`, `max_calls`, `poll_interval`. What a tool
+returns becomes text (`observation_text`), cut with a visible marker (`truncate`). Deciding
+whether a tool runs, and the messages when it does not, is `acting.py`'s job.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable, Sequence
-from typing import Any
+import uuid
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.tools import BaseTool
 
-from custom_react.call_syntax import POSITIONAL_ARGS
-from custom_react.parser import ActionInput
-from custom_react.tool_calls import clean_tool_name as meant_tool_name
+from custom_react.events import ActionRequest
+from custom_react.parser import Action, ActionInput
+from custom_react.parsing.action import clean_tool_name
+from custom_react.parsing.action_input import POSITIONAL_ARGS
 
-Approve = Callable[[str, dict[str, Any]], bool]
-"""Asked before a tool with `metadata={"requires_approval": True}` runs: (name, args) -> yes?"""
-
-APPROVAL_CONFIG_KEY = "custom_react_approved"
-"""Set in the tool's `configurable` only for a call the user approved; tools may check it too."""
+if TYPE_CHECKING:
+    from custom_react.settings import AgentSettings
 
 TRUNCATED = "\n…[truncated {count} characters]"
 """The marker at the end of cut text (`truncate`)."""
 MIN_TRUNCATED = 40
 """The smallest `max_chars` that `truncate` accepts: room for the marker and some text."""
+REPEATABLE_MAX_CALLS = 10
+"""Calls of a `repeatable` tool in one run when neither it nor the agent sets a budget."""
 
 _SEPARATORS = re.compile(r"[\s-]+")
 _MIN_PREFIX = 3
+
+
+class Toolbox:
+    """The agent's tools, and the agent's options for them (`settings`: budgets, approval)."""
+
+    def __init__(self, tools: Sequence[BaseTool], settings: AgentSettings) -> None:
+        self.tools = list(tools)
+        self.settings = settings
+        self._by_name = {tool.name: tool for tool in self.tools}
+
+    def resolve(self, name: str) -> BaseTool | None:
+        """The tool called `name` (as the model wrote it, see `resolve_tool`), or None."""
+        return self._by_name.get(name) or resolve_tool(name, self.tools)
+
+    def request(self, action: Action, iteration: int) -> ActionRequest:
+        """The `action` bound to the tool it names: real name, arguments, a fresh call id."""
+        tool = self.resolve(action.tool)
+        args, tool_input = bind_arguments(tool, action.tool_input)
+        name = tool.name if tool else action.tool
+        call_id = f"call_{uuid.uuid4().hex[:12]}"
+        return ActionRequest(action.thought, name, tool_input, args, call_id, iteration, action.log)
+
+    def requires_approval(self, name: str) -> bool:
+        """Whether the tool called `name` may run only with a person's approval."""
+        tool = self._by_name.get(name)
+        return tool is not None and bool(metadata(tool).get("requires_approval"))
+
+    def call_budget(self, tool: BaseTool) -> int | None:
+        """How often `tool` may run in one run (None: no limit).
+
+        Its `metadata["max_calls"]`, else the agent's `max_tool_calls`, else `REPEATABLE_MAX_CALLS`
+        for a `repeatable` tool, so polling a job cannot go on forever.
+        """
+        budget = metadata(tool).get("max_calls", self.settings.max_tool_calls)
+        if budget is None and metadata(tool).get("repeatable"):
+            return REPEATABLE_MAX_CALLS
+        return None if budget is None else int(budget)
+
+
+def metadata(tool: BaseTool) -> dict[str, Any]:
+    """The tool's metadata (`{}` when it has none)."""
+    return tool.metadata or {}
 
 
 def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
     """Find the tool the model meant.
 
     Tries, in order: the exact name; the name in any case; the name the model meant
-    (`tool_calls.clean_tool_name`: markdown, quotes, escapes, a gloss and trailing punctuation
+    (`parsing.action.clean_tool_name`: markdown, quotes, escapes, a gloss and trailing punctuation
     removed; spaces and hyphens read as underscores); a unique prefix either way (`calc` ->
     `calculator`, `calculator_tool` -> `calculator`), only for a name of one word: a name that runs
     on into more text (`search Action Input: x`) is not taken for `search` with its input lost.
@@ -49,7 +95,7 @@ def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
     if name in by_name:
         return by_name[name]
     lowered = {tool.name.lower(): tool for tool in tools}
-    meant = meant_tool_name(name)
+    meant = clean_tool_name(name)
     cleaned = _SEPARATORS.sub("_", meant).lower()
     for candidate in (name.lower(), cleaned):
         if candidate in lowered:
@@ -73,22 +119,22 @@ def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
     given by keyword, in schema order; extra ones are joined into the last. Tools without
     arguments ignore the input.
     """
-    fields = list(tool.args)
-    if not fields:
+    names = list(tool.args)
+    if not names:
         return {}
     if isinstance(tool_input, str):
-        return {fields[0]: tool_input}
+        return {names[0]: tool_input}
     if POSITIONAL_ARGS in tool_input:
-        return _bind_positional(fields, tool_input)
-    if len(fields) == 1 and len(tool_input) == 1 and fields[0] not in tool_input:
-        return {fields[0]: next(iter(tool_input.values()))}
+        return _bind_positional(names, tool_input)
+    if len(names) == 1 and len(tool_input) == 1 and names[0] not in tool_input:
+        return {names[0]: next(iter(tool_input.values()))}
     return dict(tool_input)
 
 
-def _bind_positional(fields: list[str], tool_input: dict[str, Any]) -> dict[str, Any]:
+def _bind_positional(names: list[str], tool_input: dict[str, Any]) -> dict[str, Any]:
     keywords = {key: value for key, value in tool_input.items() if key != POSITIONAL_ARGS}
     values = list(tool_input[POSITIONAL_ARGS])
-    free = [name for name in fields if name not in keywords] or fields[-1:]
+    free = [name for name in names if name not in keywords] or names[-1:]
     if len(values) > len(free):  # `search("rose", "price")` -> query="rose, price"
         rest = values[len(free) - 1 :]
         values[len(free) - 1 :] = [", ".join(v if isinstance(v, str) else str(v) for v in rest)]
@@ -111,6 +157,36 @@ def bind_arguments(
     return args, args if positional else tool_input
 
 
+def observation_text(result: Any) -> str:
+    """A tool's result as the text the model reads.
+
+    A string as it is; a message's content; a list of content blocks (what MCP tools return) as
+    their text, one per line, with a placeholder for an image, audio or file; other values as
+    JSON when they can be written so.
+    """
+    content = getattr(result, "content", result)
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(isinstance(block, str | dict) for block in content):
+        return "\n".join(_block_text(block) for block in content)
+    try:
+        return json.dumps(content, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(content)
+
+
+def _block_text(block: str | dict[str, Any]) -> str:
+    if isinstance(block, str):
+        return block
+    kind = block.get("type")
+    if kind == "text":
+        return str(block.get("text", ""))
+    if kind in ("image", "image_url", "audio", "file"):
+        mime = block.get("mime_type") or block.get("mimeType") or kind
+        return f"[{kind}: {mime}, not shown]"
+    return json.dumps(block, ensure_ascii=False, default=str)
+
+
 def truncate(text: str, max_chars: int | None) -> str:
     """Cut `text` to at most `max_chars` characters, ending with a marker saying how many went.
 
@@ -129,12 +205,6 @@ def truncate(text: str, max_chars: int | None) -> str:
     return kept + TRUNCATED.format(count=len(text) - len(kept))
 
 
-def unknown_tool_message(name: str, tools: Sequence[BaseTool]) -> str:
-    """The observation for a tool name that matches nothing."""
-    valid = ", ".join(tool.name for tool in tools)
-    return f"{name!r} is not a valid tool. Use one of: {valid}."
-
-
 _PLACEHOLDER = (
     r"(?:the |a |an |one |your )?(?:{name}|input(?: for the tool)?)(?: itself)?"
     r"(?: \((?:string|text|integer|number|boolean)\))?(?:,? as (?:plain text|a string))?"
@@ -146,7 +216,7 @@ def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
 
     Small models copy the tool list's input line (`expression (string) as plain text`, `the
     query itself`) or the argument's name as the input. Caught for tools with one text argument,
-    where such an input can only be a copy; the tool is not run.
+    where such an input can only be a copy.
     """
     if len(args) != 1 or len(tool.args) != 1:
         return False
@@ -156,20 +226,3 @@ def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
     written = value.strip().strip("'\"`.").strip().lower()
     pattern = _PLACEHOLDER.format(name=re.escape(name.lower().replace("_", " ")))
     return re.fullmatch(pattern, written.replace("_", " ")) is not None
-
-
-def placeholder_input_message(tool: BaseTool) -> str:
-    """The observation for an input copied from the tool list: write a real one."""
-    (name,) = tool.args
-    return (
-        f"{tool.name} was not run: the Action Input describes the {name} instead of giving one. "
-        f'Write the actual {name} after "Action Input:"; {tool.name}: {tool.description.strip()}'
-    )
-
-
-def repeated_action_message(name: str, earlier: str) -> str:
-    """The observation for a (tool, input) pair that already ran: its old result, not a rerun."""
-    return (
-        f"You already ran {name} with this input; its observation was: {earlier}\n"
-        "Do not repeat it: use that result, try a different input, or write the Final Answer."
-    )

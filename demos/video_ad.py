@@ -1,7 +1,7 @@
 """Demo: make a 30-second e-commerce video ad for a sunscreen with tools from an MCP server.
 
 The tools come from a small MCP server the project writes (`demos/servers/video_studio.py`,
-FastMCP), which this demo starts over stdio through `custom_react.mcp.load_mcp_tools`: search
+FastMCP), which this demo starts over stdio through `custom_react.integrations.mcp.load_mcp_tools`: search
 materials, write a script, start a render (it returns a task id at once), then poll the render's
 status until it says done, and answer with the link. The status tool is marked `repeatable`, so
 the repeated-action guard lets the identical status call through, with `poll_interval` seconds
@@ -27,8 +27,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
 from custom_react import ConsolePrinter, CustomReActAgent, RunFinished
-from custom_react.events import AgentResult
-from custom_react.mcp import load_mcp_tools
+from custom_react.integrations.mcp import load_mcp_tools
+from custom_react.memory import AgentResult
 from custom_react.printing import show_live
 from custom_react.serving.errors import exit_on_model_error
 from custom_react.serving.models import ModelSettings, describe, open_chat_model

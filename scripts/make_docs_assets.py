@@ -33,7 +33,10 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.tools import BaseTool, StructuredTool
 
 from custom_react import ConsolePrinter, CustomReActAgent
-from custom_react import events as ev
+from custom_react.events import (
+    AgentEvent,
+    RunFinished,
+)
 from custom_react.export import save_transcript
 from tools import calculator, default_tools, make_search_tool, make_workspace_tools
 
@@ -167,7 +170,7 @@ def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def run_and_save(name: str, run: Run, llm: BaseChatModel, out: Path) -> list[ev.AgentEvent]:
+def run_and_save(name: str, run: Run, llm: BaseChatModel, out: Path) -> list[AgentEvent]:
     """Run the agent once and write the four asset files for `name` into `out`."""
     with tempfile.TemporaryDirectory() as workspace:
         tools = _tools_for(run, Path(workspace))
@@ -249,7 +252,7 @@ def make_real(out: Path = ASSETS) -> None:
         for name, run in REAL_RUNS.items():
             events = run_and_save(name, run, llm, out)
             final = events[-1]
-            reason = final.result.stop_reason if isinstance(final, ev.RunFinished) else "?"
+            reason = final.result.stop_reason if isinstance(final, RunFinished) else "?"
             say(f"real: {name} ({reason})")
 
 

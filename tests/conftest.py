@@ -13,7 +13,15 @@ import pytest
 from langchain_core.messages import AIMessage
 from langchain_core.tools import BaseTool, tool
 
-from custom_react import events as ev
+from custom_react.events import (
+    ActionEvent,
+    AgentEvent,
+    FinalAnswerEvent,
+    LimitReached,
+    ObservationEvent,
+    ParseFailure,
+    RunFinished,
+)
 from custom_react.testing import Script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,22 +88,22 @@ def tools(calls: Calls) -> list[BaseTool]:
     return [calculator, search]
 
 
-def summarize(events: list[ev.AgentEvent]) -> list[tuple[Any, ...]]:
+def summarize(events: list[AgentEvent]) -> list[tuple[Any, ...]]:
     """Events without their random call ids, for exact comparison."""
     rows: list[tuple[Any, ...]] = []
     for event in events:
         match event:
-            case ev.ActionEvent():
+            case ActionEvent():
                 rows.append(("action", event.tool, event.tool_input))
-            case ev.ObservationEvent():
-                rows.append(("observation", event.status, event.observation))
-            case ev.ParseFailure():
+            case ObservationEvent():
+                rows.append(("observation", event.step.status, event.step.observation))
+            case ParseFailure():
                 rows.append(("parse_failure", event.consecutive))
-            case ev.LimitReached():
+            case LimitReached():
                 rows.append(("limit_reached", event.reason, event.iterations))
-            case ev.FinalAnswerEvent():
+            case FinalAnswerEvent():
                 rows.append(("final_answer", event.output))
-            case ev.RunFinished():
+            case RunFinished():
                 rows.append(("result", event.result.stop_reason, event.result.iterations))
     return rows
 

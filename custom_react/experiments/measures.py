@@ -24,7 +24,8 @@ _DECLINES = ("don't know", "do not know", "cannot", "can't", "not sure", "无法
 def repeated_actions(transcript: Sequence[str]) -> int:
     """How many actions in a run's transcript repeat an earlier (tool, input) pair exactly."""
     seen: set[tuple[str, str]] = set()
-    repeats, tool = 0, None
+    repeats = 0
+    tool = None
     for line in (line for entry in transcript for line in entry.splitlines()):
         if action := _ACTION.match(line):
             tool = action["tool"]

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from custom_react import events as ev
+from custom_react.events import (
+    AgentEvent,
+)
 from custom_react.export.html import to_html
 from custom_react.export.markdown import to_markdown
 from custom_react.export.mermaid import to_mermaid
@@ -19,7 +21,7 @@ SUFFIXES |= {".mmd": "mermaid", ".mermaid": "mermaid"}
 
 
 def save_transcript(
-    path: str | Path, question: str, events: Iterable[ev.AgentEvent], language: str = "en"
+    path: str | Path, question: str, events: Iterable[AgentEvent], language: str = "en"
 ) -> Path:
     """Write the run to `path`, in the format its suffix names (.md, .html or .mmd).
 

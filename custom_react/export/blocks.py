@@ -12,15 +12,32 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from custom_react import events as ev
-from custom_react.approval import ApprovalDecided, ApprovalRequested
+from custom_react.events import (
+    ActionEvent,
+    AgentEvent,
+    ApprovalDecided,
+    ApprovalRequested,
+    FinalAnswerEvent,
+    LimitReached,
+    ObservationEvent,
+    ParseFailure,
+    RunFinished,
+    ToolStep,
+)
 from custom_react.labels import EXPORT, REACT, SEPARATOR, check_language
 from custom_react.printing import ENDED_BY_AN_EVENT, decision_text, input_text
 
 BlockKind = Literal[
-    "question", "thought", "action", "observation", "parse_failure", "limit", "final_answer",
-    "paused", "decision",
-]  # fmt: skip
+    "question",
+    "thought",
+    "action",
+    "observation",
+    "parse_failure",
+    "limit",
+    "final_answer",
+    "paused",
+    "decision",
+]
 
 
 @dataclass(frozen=True)
@@ -61,25 +78,26 @@ def labels_for(language: str) -> dict[str, str]:
 
 
 def transcript_blocks(
-    question: str, events: Iterable[ev.AgentEvent], language: str = "en"
+    question: str, events: Iterable[AgentEvent], language: str = "en"
 ) -> list[Block]:
     """Turn a run's events into the transcript's blocks, in order, starting with the question."""
     labels = REACT[check_language(language)]
-    blocks, step = [Block("question", question)], 0  # step: the model call each block came from
+    blocks = [Block("question", question)]
+    step = 0  # the model call each block came from
     for event in events:
         match event:
-            case ev.ActionEvent(thought=thought, tool=tool, tool_input=tool_input):
+            case ActionEvent(thought=thought, tool=tool, tool_input=tool_input):
                 step = event.iteration
                 blocks += [Block("thought", thought, step)] if thought else []
                 blocks.append(Block("action", tool, step, detail=input_text(tool_input)))
-            case ev.ObservationEvent(observation=observation, status=status):
+            case ObservationEvent(step=ToolStep(observation=observation, status=status)):
                 blocks.append(Block("observation", observation, step, status=status))
-            case ev.ParseFailure(text=text, error=error):
+            case ParseFailure(text=text, error=error):
                 step = event.iteration
                 blocks.append(Block("parse_failure", error, step, detail=text, status="error"))
-            case ev.LimitReached(reason=reason):
+            case LimitReached(reason=reason):
                 blocks.append(Block("limit", reason, step, status="error"))
-            case ev.FinalAnswerEvent(output=output, thought=thought):
+            case FinalAnswerEvent(output=output, thought=thought):
                 step = event.iteration
                 blocks += [Block("thought", thought, step)] if thought else []
                 blocks.append(Block("final_answer", output, step))
@@ -88,14 +106,14 @@ def transcript_blocks(
                 blocks.append(Block("paused", waits, step, status="error"))
             case ApprovalDecided(decision=decision):
                 blocks.append(Block("decision", decision_text(decision, labels), step))
-            case ev.RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
+            case RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
                 blocks.append(Block("final_answer", result.output, step, status="stopped"))
     return blocks
 
 
-def summarize_run(events: Iterable[ev.AgentEvent]) -> RunSummary:
+def summarize_run(events: Iterable[AgentEvent]) -> RunSummary:
     """The stop reason and model-call count from the run's `RunFinished` event."""
     for event in events:
-        if isinstance(event, ev.RunFinished):
+        if isinstance(event, RunFinished):
             return RunSummary(event.result.stop_reason, event.result.iterations)
     return RunSummary(None, None)

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from custom_react import events as ev
+from custom_react.events import (
+    AgentEvent,
+)
 from custom_react.export.blocks import Block, labels_for, summarize_run, transcript_blocks
 
 CSS = """
@@ -46,7 +48,7 @@ code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
 """
 
 
-def to_html(question: str, events: Sequence[ev.AgentEvent], language: str = "en") -> str:
+def to_html(question: str, events: Sequence[AgentEvent], language: str = "en") -> str:
     """Render the run as a complete HTML document (a string)."""
     label = labels_for(language)
     parts: list[str] = []
@@ -93,7 +95,8 @@ def _block_html(block: Block, label: dict[str, str]) -> str:
             )
         case "observation":
             extra = "" if block.status == "ok" else f" ({block.status})"
-            head, body = label["observation"] + extra, f"<pre>{escape(block.text)}</pre>"
+            head = label["observation"] + extra
+            body = f"<pre>{escape(block.text)}</pre>"
         case "parse_failure":
             head = label["reply"]
             body = (
@@ -101,16 +104,15 @@ def _block_html(block: Block, label: dict[str, str]) -> str:
                 f'<span class="label">{escape(label["parse_failure"])}{label["colon"]}</span>{escape(block.text)}'
             )
         case "limit":
-            head, body = (
-                label["limit"],
-                f"{escape(label['stop_reason'])}{label['sep']}<code>{escape(block.text)}</code>",
-            )
+            head = label["limit"]
+            body = f"{escape(label['stop_reason'])}{label['sep']}<code>{escape(block.text)}</code>"
         case _:
-            head, body = label[block.kind], f'<div class="text">{escape(block.text)}</div>'
+            head = label[block.kind]
+            body = f'<div class="text">{escape(block.text)}</div>'
     return f'<div class="{classes}"><span class="label">{escape(head)}{label["colon"]}</span>{body}</div>'
 
 
-def _footer_html(events: Sequence[ev.AgentEvent], label: dict[str, str]) -> str:
+def _footer_html(events: Sequence[AgentEvent], label: dict[str, str]) -> str:
     summary = summarize_run(events)
     if summary.stop_reason is None:
         return f"<footer>{escape(label['unfinished'])}</footer>"

@@ -5,22 +5,26 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from custom_react import events as ev
+from custom_react.events import (
+    AgentEvent,
+)
 from custom_react.export.blocks import Block, labels_for, summarize_run, transcript_blocks
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
 
 
-def to_markdown(question: str, events: Sequence[ev.AgentEvent], language: str = "en") -> str:
+def to_markdown(question: str, events: Sequence[AgentEvent], language: str = "en") -> str:
     """Render the run as Markdown: the question, one section per model call, a footer."""
-    label, current = labels_for(language), -1
+    label = labels_for(language)
+    current = -1
     lines = [f"# {label['title']}", "", f"{_bold(label, 'question')} {_md(question)}"]
     for block in transcript_blocks(question, events, language)[1:]:
         if block.step != current and block.kind != "limit":
             current = block.step
             lines += ["", "## " + label["step"].format(n=current)]
         lines += ["", *_markdown_block(block, label)]
-    summary, sep = summarize_run(events), label["sep"]
+    summary = summarize_run(events)
+    sep = label["sep"]
     footer = f"{label['stop_reason']}{sep}`{summary.stop_reason}` · "
     footer += f"{label['model_calls']}{sep}{summary.iterations}"
     lines += ["", "---", "", f"*{footer if summary.stop_reason else label['unfinished']}*"]

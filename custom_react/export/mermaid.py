@@ -13,8 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from custom_react import events as ev
-from custom_react.approval import ApprovalDecided, ApprovalRequested
+from custom_react.events import (
+    ActionEvent,
+    AgentEvent,
+    ApprovalDecided,
+    ApprovalRequested,
+    FinalAnswerEvent,
+    LimitReached,
+    ObservationEvent,
+    ParseFailure,
+    RunFinished,
+)
 from custom_react.export.blocks import labels_for
 from custom_react.labels import MERMAID
 from custom_react.printing import ENDED_BY_AN_EVENT, decision_text, input_text
@@ -36,46 +45,47 @@ def mermaid_text(text: str, limit: int = MERMAID_TEXT_LIMIT) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
-def to_mermaid(question: str, events: Sequence[ev.AgentEvent], language: str = "en") -> str:
+def to_mermaid(question: str, events: Sequence[AgentEvent], language: str = "en") -> str:
     """Draw the run as a Mermaid `sequenceDiagram` (lanes: User, Agent loop, Model, Tool)."""
     return (
         "\n".join(mermaid_lines(question, events, labels_for(language) | MERMAID[language])) + "\n"
     )
 
 
-def mermaid_lines(
-    question: str, events: Sequence[ev.AgentEvent], label: dict[str, str]
-) -> list[str]:
+def mermaid_lines(question: str, events: Sequence[AgentEvent], label: dict[str, str]) -> list[str]:
     """The diagram's statements, starting with `sequenceDiagram` and the four lanes."""
     names = (label["user"], label["agent"], label["model"], label["tool"])
     lines = ["sequenceDiagram"]
     lines += [f"    participant {lane} as {name}" for lane, name in zip(LANES, names, strict=True)]
     lines.append(message("User", "->>", "Agent", f"{label['question']}{label['sep']}{question}"))
-    calls, steps, action, generated = 0, 0, "", False
+    calls = 0
+    steps = 0
+    action = ""
+    generated = False
     for event in events:
-        if isinstance(event, ev.ActionEvent | ev.ParseFailure | ev.FinalAnswerEvent):
+        if isinstance(event, ActionEvent | ParseFailure | FinalAnswerEvent):
             calls += 1
             call = label["call"].format(n=calls, steps=steps)
             lines.append(message("Agent", "->>", "Model", call))
-            steps += not isinstance(event, ev.FinalAnswerEvent)
-        if isinstance(event, ev.ActionEvent):
+            steps += not isinstance(event, FinalAnswerEvent)
+        if isinstance(event, ActionEvent):
             action = f"{event.tool}({input_text(event.tool_input)})"
-        if isinstance(event, ev.ObservationEvent):
+        if isinstance(event, ObservationEvent):
             lines += _observation_lines(event, action, label)
         else:
             lines += _event_lines(event, label)
-        if isinstance(event, ev.LimitReached) and event.answer_generated:
+        if isinstance(event, LimitReached) and event.answer_generated:
             generated = True  # "generate": the model was asked once more, and answered
-        if isinstance(event, ev.RunFinished) and generated:
+        if isinstance(event, RunFinished) and generated:
             nudge = message("Agent", "->>", "Model", label["nudge"])
             lines[-1:-1] = [nudge, message("Model", "-->>", "Agent", event.result.output)]
     return lines
 
 
-def _event_lines(event: ev.AgentEvent, label: dict[str, str]) -> list[str]:
+def _event_lines(event: AgentEvent, label: dict[str, str]) -> list[str]:
     """The statements for one event (the model call arrow before it is drawn by the caller)."""
     match event:
-        case ev.ActionEvent(thought=thought, tool=tool):
+        case ActionEvent(thought=thought, tool=tool):
             # The tool arrow shows the input; here the tool name must survive the shortening.
             reply = (
                 f"{label['thought']}{label['sep']}{mermaid_text(thought, 40)} / " if thought else ""
@@ -83,15 +93,15 @@ def _event_lines(event: ev.AgentEvent, label: dict[str, str]) -> list[str]:
             return [
                 message("Model", "-->>", "Agent", f"{reply}{label['action']}{label['sep']}{tool}")
             ]
-        case ev.ParseFailure(text=text, error=error, consecutive=consecutive):
+        case ParseFailure(text=text, error=error, consecutive=consecutive):
             return [
                 message("Model", "-->>", "Agent", f"{label['reply']}{label['sep']}{text}"),
                 note(f"{label['parse_failure']} ({consecutive}): {error}"),
             ]
-        case ev.LimitReached(reason=reason, iterations=iterations):
+        case LimitReached(reason=reason, iterations=iterations):
             stopped = f"{label['limit']}{label['sep']}{label['stop_reason']}{label['sep']}{reason}"
             return [note(f"{stopped} ({iterations})")]
-        case ev.FinalAnswerEvent(output=output, thought=thought):
+        case FinalAnswerEvent(output=output, thought=thought):
             reply = f"{label['thought']}{label['sep']}{thought} / " if thought else ""
             return [
                 message(
@@ -108,15 +118,15 @@ def _event_lines(event: ev.AgentEvent, label: dict[str, str]) -> list[str]:
             return [ask, note(f"{label['paused']}{label['sep']}{waits}")]
         case ApprovalDecided(decision=decision):
             return [message("User", "-->>", "Agent", decision_text(decision, label))]
-        case ev.RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
+        case RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
             return [message("Agent", "-->>", "User", result.output)]
     return []
 
 
-def _observation_lines(event: ev.ObservationEvent, action: str, label: dict[str, str]) -> list[str]:
+def _observation_lines(event: ObservationEvent, action: str, label: dict[str, str]) -> list[str]:
     """The tool call and its observation; drawn only now, when we know whether the tool ran."""
-    observation = f"{label['observation']}{label['sep']}{event.observation}"
-    match event.status:
+    observation = f"{label['observation']}{label['sep']}{event.step.observation}"
+    match event.step.status:
         case "ok":
             return [
                 message("Agent", "->>", "Tool", action),
@@ -129,11 +139,15 @@ def _observation_lines(event: ev.ObservationEvent, action: str, label: dict[str,
             ]
         case "denied":
             return [
-                message("Agent", "->>", "User", label["approve"].format(tool=event.tool)),
+                message("Agent", "->>", "User", label["approve"].format(tool=event.step.tool)),
                 message("User", "-->>", "Agent", label["no"]),
                 note(observation),
             ]
-    return [note(f"{label.get(event.status, event.status)}{label['sep']}{event.observation}")]
+    return [
+        note(
+            f"{label.get(event.step.status, event.step.status)}{label['sep']}{event.step.observation}"
+        )
+    ]
 
 
 def message(source: str, arrow: str, target: str, text: str) -> str:

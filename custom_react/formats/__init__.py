@@ -23,16 +23,12 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.tools import BaseTool
 
 from custom_react.environment import environment_option
+from custom_react.events import Observe
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
-from custom_react.prompt import (
-    TEXT_QUESTION,
-    RenderTools,
-    build_react_prompt,
-    bundled_examples,
-    render_tools,
-)
+from custom_react.parsing.markers import MARKERS
+from custom_react.prompt import TEXT_QUESTION, RenderTools, build_react_prompt, render_tools
 from custom_react.prompts import load_template
-from custom_react.scratchpad import TEXT_CUE, RenderObservation, render_observation
+from custom_react.scratchpad import TEXT_CUE, render_observation
 
 FormatName = Literal["text", "xml", "json"]
 EnvironmentOption = bool | str | Path
@@ -41,7 +37,7 @@ EnvironmentOption = bool | str | Path
 NO_STEPS_LEFT = (
     "You have no steps left. Using only the observations above, write your best answer now"
 )
-GENERATE_FINAL_ANSWER = f"{NO_STEPS_LEFT}, starting with 'Final Answer:'."
+GENERATE_FINAL_ANSWER = f"{NO_STEPS_LEFT}, starting with '{MARKERS['final_answer']}:'."
 
 
 @dataclass(frozen=True)
@@ -58,7 +54,7 @@ class ReActFormat:
     """Reply text -> `Action` | `FinalAnswer`, or `ParseError`."""
     stop: tuple[str, ...]
     """Default stop sequences: the model halts before it invents an observation."""
-    render_observation: RenderObservation
+    render_observation: Observe
     """How an observation (or a format error) is shown to the model."""
     render_tools: RenderTools
     """How the tools are described in the prompt."""
@@ -84,9 +80,8 @@ class ReActFormat:
         return build_react_prompt(
             tools,
             language=language,
-            examples=(
-                bundled_examples(self.examples, language, tools) if examples is True else examples
-            ),
+            examples=examples,
+            example_file=self.examples,
             template=load_template(self.template, language),
             environment=environment_option(environment, language=language),
             render=self.render_tools,
@@ -99,7 +94,7 @@ TEXT = ReActFormat(
     template="react",
     examples="examples",
     parse=parse_llm_response,
-    stop=("\nObservation:",),
+    stop=(f"\n{MARKERS['observation']}:",),
     render_observation=render_observation,
     render_tools=render_tools,
     question=TEXT_QUESTION,
@@ -135,4 +130,4 @@ def text_step(text: str) -> Action | FinalAnswer | None:
         step = parse_llm_response(text)
     except ParseError:
         return None
-    return step if isinstance(step, Action) or "Final Answer:" in step.log else None
+    return step if isinstance(step, Action) or f"{MARKERS['final_answer']}:" in step.log else None

@@ -5,8 +5,8 @@ A step is one object such as `{"thought": "...", "action": "search", "action_inp
 
 `parse_json_response` returns the same `Action` / `FinalAnswer` and raises the same `ParseError` as
 the text parser (`custom_react.parser`). It reads the first JSON object of the reply with
-`repair` (code fences, single quotes, trailing commas, raw newlines, comments, a stop sequence
-cutting the object off) and its keys with `tool_calls`, the reader every format shares: any key
+`parsing.json_repair` (code fences, single quotes, trailing commas, raw newlines, comments, a stop sequence
+cutting the object off) and its keys with `parsing.action`, the reader every format shares: any key
 spelling (`Final Answer`, `finalAnswer`, `tool`/`arguments` and `name`/`parameters` as in provider
 tool calls; a `name` with no arguments is data, not a call), an action written as a call
 (`"action": "search(\"rose\")"`), list inputs (positional arguments), and a call to `final_answer`
@@ -22,16 +22,18 @@ from functools import partial
 from typing import Any
 
 from custom_react.formats import NO_STEPS_LEFT, ReActFormat, text_step
-from custom_react.markers import strip_think
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
-from custom_react.prompt import JSON_INPUT, TEXT_QUESTION, render_tools
-from custom_react.repair import read_json_object
-from custom_react.tool_calls import read_call, step_fields
+from custom_react.parsing.action import read_call, step_fields
+from custom_react.parsing.json_repair import read_json_object
+from custom_react.parsing.markers import strip_think
+from custom_react.prompt import TEXT_QUESTION, InputStyle, render_tools
 
 WHAT_TO_WRITE = (
     'Reply with one JSON object: {"thought": "...", "action": "tool_name", "action_input": ...} '
     'or {"thought": "...", "final_answer": "..."}.'
 )
+JSON_INPUT = InputStyle('"action_input": ', '""', '"{name} ({kind})"', "{fields}")
+"""How the tool list says to write a tool's input in a JSON step."""
 _OPENER = re.compile(r"(?:```[\w-]*+|<tool_call>)\s*+$")  # a fence or tag opened before the object
 
 

@@ -9,7 +9,7 @@ closing tag (the next tag, or the end, closes it), `<think>` blocks, text before
 thought), a separate `<action_input>`, LangChain's XML agent tags (`<tool>`, `<tool_input>`,
 `<final_answer>`; its stop sequence leaves `<tool_input>` unclosed), XML entities (`&lt;`), a JSON
 tool call (`<tool_call>{"name": ...}</tool_call>`), and a made-up `<observation>` (it and all after
-it are cut). The action is read by `tool_calls.read_action`, the reader every format shares (a call
+it are cut). The action is read by `parsing.action.read_action`, the reader every format shares (a call
 to `final_answer` is the answer). Only the ReAct tag names are tags, so HTML inside an action's
 arguments is just text. A reply with no tags falls back to the text parser. Linear time.
 """
@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.tools import BaseTool
 
 from custom_react.formats import NO_STEPS_LEFT, ReActFormat, text_step
-from custom_react.markers import strip_think
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response, step_from_call
-from custom_react.prompt import render_tool_signatures
-from custom_react.tool_calls import read_action
+from custom_react.parsing.action import read_action
+from custom_react.parsing.markers import strip_think
 
 WHAT_TO_WRITE = (
     "Write <thought>...</thought>, then either <action>tool_name(arguments)</action> "
@@ -64,10 +67,12 @@ def parse_xml_response(text: str) -> Action | FinalAnswer:
     index = next((i for i, (kind, _) in enumerate(sections) if kind in _STEPS), None)
     if index is None:
         return _without_step(text)
-    (kind, content), rest = sections[index], sections[index + 1 :]
+    kind, content = sections[index]
+    rest = sections[index + 1 :]
     thought = "\n".join(v for k, v in sections[:index] if k == "thought" and v)
     if not thought and preamble:  # text before the first tag is the thought
-        thought, sections = preamble, [("thought", preamble), *sections]
+        thought = preamble
+        sections = [("thought", preamble), *sections]
     log = "\n".join(f"<{k}>{v}</{k}>" for k, v in sections if k != "question")
     if kind == "final_answer":
         if not content:
@@ -87,7 +92,9 @@ def split_sections(body: str) -> tuple[str, list[Section]]:
     `<action_input>` of its action.
     """
     sections: list[Section] = []
-    kind, start, preamble_end = "", 0, len(body)
+    kind = ""
+    start = 0
+    preamble_end = len(body)
     for tag in _TAG.finditer(body):
         name = _kind(tag.group("name"))
         if tag.group("close"):
@@ -102,7 +109,8 @@ def split_sections(body: str) -> tuple[str, list[Section]]:
         stepped = any(k in _STEPS for k, _ in sections[-2:])
         if name == "observation" or (stepped and (name, last) != ("action_input", "action")):
             return body[:preamble_end].strip(), sections
-        kind, start = name, tag.end()
+        kind = name
+        start = tag.end()
     if kind:
         sections.append((kind, _content(body, start, len(body))))
     return body[:preamble_end].strip(), sections
@@ -131,6 +139,20 @@ def _without_step(text: str) -> Action | FinalAnswer:
 
 
 # -- The format, as the loop uses it (`custom_react.formats.get_format("xml")`) ----------------
+def render_tool_signatures(tools: Sequence[BaseTool]) -> str:
+    """One line per tool as a call signature: `- search(query: string): Look up...`."""
+    return "\n".join(
+        f"- {tool.name}({_signature(tool)}): {tool.description.strip()}" for tool in tools
+    )
+
+
+def _signature(tool: BaseTool) -> str:
+    arguments: dict[str, Any] = tool.args
+    return ", ".join(
+        f"{name}: {schema.get('type', 'string')}" for name, schema in arguments.items()
+    )
+
+
 def _xml_observation(observation: str) -> str:
     return f"<observation>{observation}</observation>"
 

@@ -13,22 +13,25 @@ the templates (`prompt.py`, `repair.py`), running a step (`execute.py`), the run
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from functools import partial
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 
-from custom_react import events as ev
 from custom_react.agent import CustomReActAgent
-from custom_react.calls import Steps, invoking
+from custom_react.events import (
+    RunFinished,
+)
+from custom_react.memory import AgentInput, read_input
 from custom_react.parser import FinalAnswer, ParseError
 from custom_react.plan.events import (
     FinalResponse,
     PlanMade,
     PlanParseFailure,
+    PlanRunEvent,
     PlanStage,
     Replanned,
     StepLimitReached,
@@ -46,12 +49,14 @@ from custom_react.plan.prompt import (
 )
 from custom_react.plan.repair import finished_steps, plan_repaired, repair_variables
 from custom_react.prompts import load_template
-from custom_react.runnable import AgentInput, StepRunnable, read_input
+from custom_react.running.calls import Call, invoking
+from custom_react.running.runnable import StepRunnable
 
+T = TypeVar("T")
 STOPPED_MESSAGE = "Plan-and-execute stopped at the step limit before a final answer."
 Replan = Literal["always", "on_failure"]
-_Ask = Steps[Plan | FinalAnswer | None]
-_Reply = Steps[Plan | FinalResponse | None]
+PlanLoop = Generator[PlanRunEvent | Call[Any], Any, T]
+"""The plan-and-execute loop's generators: events (its own and the executor's) and calls."""
 
 
 class PlanAndExecuteAgent(StepRunnable):
@@ -99,8 +104,12 @@ class PlanAndExecuteAgent(StepRunnable):
             raise ValueError("max_steps and max_consecutive_parse_failures must be at least 1.")
         if replan not in get_args(Replan):
             raise ValueError(f"replan must be 'always' or 'on_failure', not {replan!r}.")
-        self.llm, self.executor, self.max_steps, self.language = llm, executor, max_steps, language
-        self.replan, self.max_consecutive_parse_failures = replan, max_consecutive_parse_failures
+        self.llm = llm
+        self.executor = executor
+        self.max_steps = max_steps
+        self.language = language
+        self.replan = replan
+        self.max_consecutive_parse_failures = max_consecutive_parse_failures
         self.planner = self._chain("planner", planner_prompt, PLANNER_VARIABLES)
         self.replanner = self._chain("replanner", replanner_prompt, REPLANNER_VARIABLES)
         self.repair = self._chain("repair", repair_prompt, REPAIR_VARIABLES)
@@ -116,7 +125,9 @@ class PlanAndExecuteAgent(StepRunnable):
 
     # -- The plan-and-execute loop --------------------------------------------------------------
 
-    def _loop(self, agent_input: AgentInput, config: RunnableConfig) -> Steps[None]:
+    def _loop(
+        self, agent_input: AgentInput, config: RunnableConfig, stream_tokens: bool
+    ) -> PlanLoop[None]:
         """The loop: plan, then execute steps and replan until an answer; ends with `RunFinished`."""
         run = PlanRun(*read_input(agent_input))
         # Plan: the planner reads the question and writes the steps.
@@ -129,10 +140,12 @@ class PlanAndExecuteAgent(StepRunnable):
             if len(run.past_steps) >= self.max_steps:
                 yield StepLimitReached(len(run.past_steps))
                 left = plan.steps[done:]  # the steps still planned
-                yield ev.RunFinished(run.result(STOPPED_MESSAGE, "max_iterations", left))
+                yield RunFinished(run.result(STOPPED_MESSAGE, "max_iterations", left))
                 return
             # Execute: the ReAct executor carries out the next step; its result is a past step.
-            status = yield from execute_step(self.executor, plan, done, run, self.language, config)
+            status = yield from execute_step(
+                self.executor, plan, done, run, self.language, config, stream_tokens
+            )
             done += 1
             if self.replan == "always" or status != "ok":
                 # Replan: the replanner (after a failed step, the repair replanner) reads the
@@ -144,16 +157,19 @@ class PlanAndExecuteAgent(StepRunnable):
                 reply = FinalResponse(run.past_steps[-1][1], source="last_step")
             if isinstance(reply, FinalResponse):
                 yield reply
-                yield ev.RunFinished(run.result(reply.output, "final_answer", []))
+                yield RunFinished(run.result(reply.output, "final_answer", []))
                 return
             if reply is None:  # no readable reply: the last step's result is the best answer
                 output = run.past_steps[-1][1]
-                yield ev.RunFinished(run.result(output, "parse_failures", plan.steps[done:]))
+                yield RunFinished(run.result(output, "parse_failures", plan.steps[done:]))
                 return
             yield self._replanned(plan.steps[done:], reply, run)
-            plan, done = reply, 0
+            plan = reply
+            done = 0
 
-    def _replan(self, planned: tuple[str, ...], run: PlanRun, config: RunnableConfig) -> _Reply:
+    def _replan(
+        self, planned: tuple[str, ...], run: PlanRun, config: RunnableConfig
+    ) -> PlanLoop[Plan | FinalResponse | None]:
         """Ask the replanner, or with `replan="on_failure"` the repair replanner about a failed step.
 
         Steps of its new plan that are already done are dropped (a failed step may come again).
@@ -184,7 +200,7 @@ class PlanAndExecuteAgent(StepRunnable):
         variables: dict[str, str],
         run: PlanRun,
         config: RunnableConfig,
-    ) -> _Ask:
+    ) -> PlanLoop[Plan | FinalAnswer | None]:
         """Ask the planner or replanner; an unreadable reply goes back to it with the error."""
         feedback: list[BaseMessage] = []
         inputs = {"input": run.question, "chat_history": run.chat_history, **variables}

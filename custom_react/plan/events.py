@@ -16,7 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from custom_react import events as ev
+from custom_react.events import (
+    AgentEvent,
+)
+from custom_react.memory import AgentResult
 
 PlanStage = Literal["planner", "replanner", "repair"]
 StepStatus = Literal["ok", "stopped", "error"]
@@ -134,7 +137,7 @@ class StepLimitReached:
 
 
 @dataclass(frozen=True)
-class PlanResult(ev.AgentResult):
+class PlanResult(AgentResult):
     """What a plan-and-execute run returns; `to_dict()` is the `invoke` output.
 
     The `AgentResult` fields mean: `messages`, the whole run (question, every planner and
@@ -163,4 +166,4 @@ PlanEvent = (
     | PlanParseFailure
     | StepLimitReached
 )
-PlanRunEvent = PlanEvent | ev.AgentEvent
+PlanRunEvent = PlanEvent | AgentEvent

@@ -12,16 +12,21 @@ loop's business.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Generator
+from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
-from custom_react import events as ev
 from custom_react.agent import CustomReActAgent
-from custom_react.calls import Steps, next_event
-from custom_react.plan.events import StepResult, StepStarted, StepStatus
+from custom_react.events import (
+    RunFinished,
+)
+from custom_react.memory import AgentResult
+from custom_react.plan.events import PlanRunEvent, StepResult, StepStarted, StepStatus
 from custom_react.plan.memory import PlanRun
 from custom_react.plan.prompt import step_task
 from custom_react.plan.schema import Plan
+from custom_react.running.calls import Call, next_event
 
 
 def execute_step(
@@ -31,29 +36,35 @@ def execute_step(
     run: PlanRun,
     language: str,
     config: RunnableConfig,
-) -> Steps[StepStatus]:
+    stream_tokens: bool = False,
+) -> Generator[PlanRunEvent | Call[Any], Any, StepStatus]:
     """Run the executor on `plan.steps[done]`: `StepStarted`, the executor's events, `StepResult`.
 
-    `done` steps of the plan are done; the step is added to `run`'s past steps.
+    `done` steps of the plan are done; the step is added to `run`'s past steps. With
+    `stream_tokens` the executor's replies come as `ReplyToken`s too.
 
     Returns:
         The step's status: `ok`, `stopped` or `error`.
     """
-    step, number = plan.steps[done], len(run.past_steps) + 1
+    step = plan.steps[done]
+    number = len(run.past_steps) + 1
     task = next_task(plan, done, run, language)
     yield StepStarted(number, step, task)
-    result: ev.AgentResult | None = None
+    result: AgentResult | None = None
     status: StepStatus = "ok"
     # The executor's events, one at a time: `stream` under `invoke`, `astream` under `ainvoke`.
-    step_events = next_event(executor.stream(task, config), executor.astream(task, config))
+    events = executor.stream(task, config, stream_tokens=stream_tokens)
+    aevents = executor.astream(task, config, stream_tokens=stream_tokens)
+    step_events = next_event(events, aevents)
     try:
         while (event := (yield step_events)) is not None:
-            if isinstance(event, ev.RunFinished):
+            if isinstance(event, RunFinished):
                 result = event.result  # the step's end, not the run's: it becomes StepResult
             else:
                 yield event
     except Exception as error:  # the executor is this loop's tool: its failure is a result
-        text, status = f"Error: the step failed: {type(error).__name__}: {error}", "error"
+        text = f"Error: the step failed: {type(error).__name__}: {error}"
+        status = "error"
     else:
         text, status = step_outcome(result)
     run.add_step(step, text, result)
@@ -69,7 +80,7 @@ def next_task(plan: Plan, done: int, run: PlanRun, language: str) -> str:
     return step_task(plan.steps[done], run.question, run.past_steps, language, needs)
 
 
-def step_outcome(result: ev.AgentResult | None) -> tuple[str, StepStatus]:
+def step_outcome(result: AgentResult | None) -> tuple[str, StepStatus]:
     """The text the replanner reads for one executor run, and whether the step finished."""
     if result is None:
         raise RuntimeError("The executor's stream ended without a RunFinished event.")

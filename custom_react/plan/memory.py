@@ -17,13 +17,13 @@ from langchain_core.agents import AgentAction
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.messages.ai import UsageMetadata, add_usage
 
-from custom_react.events import AgentResult, StopReason
-from custom_react.memory import RunRecord
+from custom_react.events import StopReason
+from custom_react.memory import AgentResult, BaseRun
 from custom_react.plan.events import PlanResult
 
 
 @dataclass
-class PlanRun(RunRecord):
+class PlanRun(BaseRun):
     """Messages, past steps and usage of one run, in order."""
 
     messages: list[BaseMessage] = field(default_factory=list)

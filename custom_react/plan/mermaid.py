@@ -15,7 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from custom_react import events as ev
+from custom_react.events import (
+    ActionEvent,
+    LimitReached,
+    ObservationEvent,
+    ParseFailure,
+    RunFinished,
+    ToolStep,
+)
 from custom_react.export.blocks import labels_for
 from custom_react.export.mermaid import message, note
 from custom_react.labels import PLAN, PLAN_MERMAID
@@ -51,7 +58,8 @@ def plan_to_mermaid(question: str, events: Sequence[pe.PlanRunEvent], language: 
 
 def _read_by_the_replanner(events: Sequence[pe.PlanRunEvent]) -> set[int]:
     """Where the step results are that the replanner reads next (with `replan="always"`, all)."""
-    read, waiting = set(), -1
+    read: set[int] = set()
+    waiting = -1
     for index, event in enumerate(events):
         if isinstance(event, pe.StepResult):
             waiting = index
@@ -92,7 +100,7 @@ def _event_lines(
             return [note(f"{label['parse_failure']} ({consecutive}){sep}{error}", lane)]
         case pe.StepLimitReached(steps=steps):
             return [note(f"{label['limit']}{sep}{label['step_limit'].format(n=steps)}", planner)]
-        case ev.RunFinished(result=result) if result.stop_reason != "final_answer":
+        case RunFinished(result=result) if result.stop_reason != "final_answer":
             lane = planner if result.stop_reason == "max_iterations" else "Replanner"
             return [message(lane, "-->>", "User", result.output)]
     return _executor_lines(event, label)
@@ -102,13 +110,13 @@ def _executor_lines(event: pe.PlanRunEvent, label: dict[str, str]) -> list[str]:
     """The executor's own ReAct events: tool calls as arrows to itself, the rest as notes."""
     sep = label["sep"]
     match event:
-        case ev.ActionEvent(tool=tool, tool_input=tool_input):
+        case ActionEvent(tool=tool, tool_input=tool_input):
             return [message("Executor", "->>", "Executor", f"{tool}({input_text(tool_input)})")]
-        case ev.ObservationEvent(observation=observation, status=status):
+        case ObservationEvent(step=ToolStep(observation=observation, status=status)):
             state = "" if status == "ok" else f" ({status})"
             return [note(f"{label['observation']}{state}{sep}{observation}", "Executor")]
-        case ev.ParseFailure(error=error, consecutive=consecutive):
+        case ParseFailure(error=error, consecutive=consecutive):
             return [note(f"{label['parse_failure']} ({consecutive}){sep}{error}", "Executor")]
-        case ev.LimitReached(reason=reason):
+        case LimitReached(reason=reason):
             return [note(f"{label['limit']}{sep}{label['stop_reason']}{sep}{reason}", "Executor")]
     return []  # the executor's Final Answer is drawn as the step result

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from custom_react.markers import strip_think
 from custom_react.parser import FinalAnswer, ParseError
+from custom_react.parsing.markers import strip_think
 from custom_react.plan.schema import (
     Plan,
     keep_dependencies,
@@ -48,10 +48,12 @@ _CHINESE_NUMBERS = "一二三四五六七八九十"
 _STEP_LINE = re.compile(
     r"(?P<indent>[ \t]*+)(?:[>#]++\s*+)*+(?:(?P<bullet>[-*•+])\s++)?+(?:[*_]{2}\s*+)?+"
     r"(?:(?P<number>\d++)[.)、．](?!\d)|\((?P<paren>\d++)\)"
-    r"|(?:step|步骤)\s*+(?P<step>\d++)\s*+[.:：)、]?+|第\s*+(?P<nth>[\d" + _CHINESE_NUMBERS + r"]++)\s*+步\s*+[.:：、]?+)?+"
+    r"|(?:step|步骤)\s*+(?P<step>\d++)\s*+[.:：)、]?+|第\s*+(?P<nth>[\d"
+    + _CHINESE_NUMBERS
+    + r"]++)\s*+步\s*+[.:：、]?+)?+"
     r"(?:[*_]{2})?+\s*+(?:[:：]\s*+)?+(?P<text>.*)",
     re.IGNORECASE,
-)  # fmt: skip
+)
 _WRITE_PLAN = "Write the plan as a numbered list, one step per line: '1. ...', '2. ...'."
 _WRITE_REPLAN = (
     "Write either 'Final Answer: ' and the answer, or the steps still to do as a numbered list "
@@ -138,7 +140,8 @@ def _read_steps(lines: list[str]) -> Plan | None:
     """The first list of steps in `lines`; None when there is none."""
     steps: list[str] = []
     thought: list[str] = []
-    kind, inline = "", ""
+    kind = ""
+    inline = ""
     for line in lines:
         match = _STEP_LINE.match(line)
         assert match is not None  # every group is optional: any line matches

@@ -46,7 +46,8 @@ def build_plan_prompt(
         ValueError: The template lacks a required variable or has one nobody fills.
     """
     found = template_variables(template)
-    missing, unknown = required - found, found - required - TOOL_VARIABLES
+    missing = required - found
+    unknown = found - required - TOOL_VARIABLES
     if missing or unknown:
         problem = f"misses {sorted(missing)}" if missing else f"uses unknown {sorted(unknown)}"
         raise ValueError(f"The {name} template {problem}; write literal braces as {{{{ }}}}.")

@@ -23,7 +23,7 @@ _DEPENDENCY_NOTE = re.compile(
     r"(?P<numbers>" + _NUMBER + r"(?:(?:\s*+(?:[,，、&和与及]|and)\s*+|\s++)" + _NUMBER + r")*+)"
     r"\s*+(?:的结果)?+\s*+[)）](?P<end>[\s.。;；!！]*+)",
     re.IGNORECASE,
-)  # fmt: skip
+)
 _NUMERAL = re.compile(r"\d++|[" + _CHINESE_NUMBERS + r"]++")
 
 Dependencies = tuple[tuple[int, ...], ...]

@@ -14,7 +14,7 @@ An unknown script or task id is an MCP tool error (`isError`), with a message th
 ids. The state (scripts, renders and how often each was polled) lives in `state.json` in the folder
 given by `--state-dir` or `VIDEO_STUDIO_STATE` (default: a `video_studio` folder in the system's
 temporary folder), not in memory: a client that opens a new session for every call (what
-`custom_react.mcp` does) still sees the render move on.
+`custom_react.integrations.mcp` does) still sees the render move on.
 
 Run it the way an MCP client does:  python demos/servers/video_studio.py --state-dir runs/studio
 """

@@ -13,8 +13,9 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from custom_react import ConsolePrinter, CustomReActAgent
+from custom_react.events import ReplyToken
+from custom_react.parsing.markers import reply_sections
 from custom_react.testing import ScriptedError
-from custom_react.tokens import ReplyToken, reply_sections
 from tests.conftest import summarize
 from tests.core.test_printing import SCRIPTS
 

@@ -176,7 +176,7 @@ def cli_help(subcommand: tuple[str, ...]) -> str | None:
     command = (
         [executable]
         if executable
-        else [sys.executable, "-c", "from custom_react.cli import app; app()"]
+        else [sys.executable, "-c", "from custom_react.cli.app import app; app()"]
     )
     env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
     result = subprocess.run(

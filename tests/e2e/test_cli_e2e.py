@@ -29,7 +29,7 @@ def test_ask_answers_offline_and_leaves_no_server_behind():
     before = llama_servers()
     env = {k: v for k, v in os.environ.items() if not k.endswith(("API_KEY", "BASE_URL"))}
     completed = subprocess.run(
-        [sys.executable, "-m", "custom_react.cli", "ask", "What is 12.5% of 2480?"],
+        [sys.executable, "-m", "custom_react.cli.app", "ask", "What is 12.5% of 2480?"],
         capture_output=True, text=True, env=env, timeout=900, check=False,
     )  # fmt: skip
     assert completed.returncode == 0, completed.stderr
@@ -46,7 +46,7 @@ def test_a_command_that_needs_approval_pauses_and_resumes_from_the_checkpoint_fi
     work.mkdir()
     (work / "notes.txt").write_text("hello", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.endswith(("API_KEY", "BASE_URL"))}
-    cli = [sys.executable, "-m", "custom_react.cli"]
+    cli = [sys.executable, "-m", "custom_react.cli.app"]
     question = "Use run_terminal_command to run `ls` in the workspace, then name the files."
     stored = ["--workspace", str(work), "--checkpoint", str(db)]
 

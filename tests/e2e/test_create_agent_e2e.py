@@ -15,7 +15,7 @@ from langchain.agents.middleware import ModelCallLimitMiddleware
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from custom_react.compare.runners import CREATE_AGENT_SYSTEM_PROMPT
-from custom_react.middleware import TextReActMiddleware
+from custom_react.integrations.create_agent import TextReActMiddleware
 from tools import calculator, default_tools
 
 pytestmark = pytest.mark.e2e

@@ -21,7 +21,7 @@ MODEL_LOCK = "/tmp/custom-react-model.lock"
 
 def test_the_cli_shows_a_thought_in_several_pieces_before_the_step_ends():
     env = {k: v for k, v in os.environ.items() if not k.endswith(("API_KEY", "BASE_URL"))}
-    command = [sys.executable, "-m", "custom_react.cli", "ask", "What is 2**10?"]
+    command = [sys.executable, "-m", "custom_react.cli.app", "ask", "What is 2**10?"]
     if shutil.which("flock"):
         command = ["flock", MODEL_LOCK, *command]
     code, reads, stderr = run_in_terminal(command, env, timeout=1800)

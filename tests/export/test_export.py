@@ -26,7 +26,12 @@ from hypothesis import strategies as st
 from langchain_core.tools import tool
 
 from custom_react import ConsolePrinter, CustomReActAgent
-from custom_react import events as ev
+from custom_react.events import (
+    AgentEvent,
+    LimitReached,
+    ObservationEvent,
+    ToolStep,
+)
 from custom_react.export import save_transcript
 from custom_react.export.blocks import transcript_blocks
 from custom_react.export.html import to_html
@@ -78,7 +83,7 @@ RUNS = {
 RENDERERS = {"md": to_markdown, "html": to_html, "mmd": to_mermaid}
 
 
-def run_events(script, tools, name: str) -> tuple[str, list[ev.AgentEvent], str]:
+def run_events(script, tools, name: str) -> tuple[str, list[AgentEvent], str]:
     question, replies, options, language = RUNS[name]
     scripted = script(*replies)
     agent = CustomReActAgent(scripted.model, tools, language=language, **options)
@@ -118,8 +123,18 @@ def test_a_limit_shows_the_reason_and_the_fallback_answer(script, tools):
 
 
 def test_markdown_escapes_model_text_and_fences_outlast_backticks():
-    step = ev.ToolStep("", "search", "q", {}, "c1", "```\n# not a heading", "ok", 1, "")
-    events = [ev.ObservationEvent(step)]
+    step = ToolStep(
+        thought="",
+        tool="search",
+        tool_input="q",
+        args={},
+        tool_call_id="c1",
+        iteration=1,
+        log="",
+        observation="```\n# not a heading",
+        status="ok",
+    )
+    events = [ObservationEvent(step)]
     markdown = to_markdown("Is *this* a `question`?", events)
     assert r"**Question:** Is \*this\* a \`question\`?" in markdown
     assert "````text\n```\n# not a heading\n````" in markdown
@@ -217,8 +232,8 @@ def test_a_refused_approval_is_shown_as_never_run_in_every_export(script):
     )  # fmt: skip
     events = list(agent.stream("q"))
     assert ran == []
-    assert [e.status for e in events if isinstance(e, ev.ObservationEvent)] == ["denied"]
-    assert [e.answer_generated for e in events if isinstance(e, ev.LimitReached)] == [True]
+    assert [e.step.status for e in events if isinstance(e, ObservationEvent)] == ["denied"]
+    assert [e.answer_generated for e in events if isinstance(e, LimitReached)] == [True]
     text = to_mermaid("q", events)
     assert_valid_sequence_diagram(text)
     assert "    Agent->>User: approve run_terminal_command?\n    User-->>Agent: no\n" in text

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from custom_react.call_syntax import POSITIONAL_ARGS
 from custom_react.formats.json_format import parse_json_response
 from custom_react.parser import Action, FinalAnswer, ParseError
-from custom_react.repair import read_json_object, repair_json
+from custom_react.parsing.call_syntax import POSITIONAL_ARGS
+from custom_react.parsing.json_repair import read_json_object, repair_json
 
 # -- 1. The table ------------------------------------------------------------------------------
 
@@ -182,7 +182,7 @@ def test_repair(text: str, expected: object) -> None:
 
 def test_valid_json_is_copied_unchanged() -> None:
     text = '{"a": [1, 2.5, "x\\n\\"y\\""], "b": {"c": null, "d": true}}'
-    assert repair_json(text) == text
+    assert repair_json(text) == (text, len(text))
 
 
 # -- 3. The contract ---------------------------------------------------------------------------

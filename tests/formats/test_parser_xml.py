@@ -1,4 +1,4 @@
-"""Tests for `custom_react.formats.xml_format` and the call syntax it reads (`custom_react.call_syntax`).
+"""Tests for `custom_react.formats.xml_format` and the call syntax it reads (`custom_react.parsing.call_syntax`).
 
 1. A table of replies in the XML format: well-formed, sloppy (what small models write) and broken.
 2. The call syntax on its own: positional, keyword, quoted, triple-quoted and unescaped arguments.
@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from custom_react.call_syntax import POSITIONAL_ARGS, parse_tool_call
 from custom_react.formats.xml_format import parse_xml_response
 from custom_react.parser import Action, FinalAnswer, ParseError
+from custom_react.parsing.call_syntax import POSITIONAL_ARGS, parse_tool_call
 
 # -- 1. The table ------------------------------------------------------------------------------
 

@@ -21,14 +21,16 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 
 from custom_react import CustomReActAgent, RunFinished
-from custom_react import events as ev
+from custom_react.events import (
+    AgentEvent,
+)
 from custom_react.export.mermaid import MERMAID_TEXT_LIMIT, mermaid_text
 from custom_react.plan import events as pe
 from custom_react.plan.agent import STOPPED_MESSAGE, PlanAndExecuteAgent
 from custom_react.plan.mermaid import plan_to_mermaid
 from custom_react.plan.printing import PlanConsolePrinter
 from tests.conftest import summarize
-from tests.core.test_runnable import Recorder, tree
+from tests.running.test_runnable import Recorder, tree
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "What is a rose plus 5%, and what do 3 such roses cost?"
@@ -571,4 +573,4 @@ def test_the_result_event_types_are_a_closed_set():
     assert kinds == {
         "plan", "step_started", "step_result", "replan", "response", "plan_parse_failure", "step_limit",
     }  # fmt: skip
-    assert not kinds & {cls.__dataclass_fields__["type"].default for cls in ev.AgentEvent.__args__}
+    assert not kinds & {cls.__dataclass_fields__["type"].default for cls in AgentEvent.__args__}

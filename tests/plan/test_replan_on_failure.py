@@ -183,7 +183,7 @@ def test_a_repair_that_answers_ends_the_run(script, tools, monkeypatch):
     agent = on_failure_agent(planner, script(*STEP_1), tools)
     stream = agent.executor.stream
 
-    def breaks_on_step_2(task: str, config: Any = None) -> Any:  # the executor itself raises
+    def breaks_on_step_2(task: str, config: Any = None, **kwargs: Any) -> Any:  # it raises
         if task.endswith("Add 5% to it."):
             raise RuntimeError("the executor broke")
         yield from stream(task, config)

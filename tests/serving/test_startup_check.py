@@ -70,7 +70,7 @@ def test_the_server_reports_a_crash_at_its_first_completion_with_the_fix(
 @pytest.mark.parametrize(
     "argv",
     [
-        [sys.executable, "-m", "custom_react.cli", "ask", "What is 2 + 2?"],
+        [sys.executable, "-m", "custom_react.cli.app", "ask", "What is 2 + 2?"],
         [sys.executable, "demos/price_question.py", "What is 2 + 2?"],
     ],
     ids=["cli", "demo"],

@@ -17,11 +17,14 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
-from custom_react import events as ev
 from custom_react.agent import CustomReActAgent
 from custom_react.compare.runners.outcome import Runner, RunOutcome
+from custom_react.events import (
+    ParseFailure,
+    RunFinished,
+)
 from custom_react.plan.events import PlanParseFailure
-from custom_react.runnable import StepRunnable
+from custom_react.running.runnable import StepRunnable
 
 _CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
@@ -48,11 +51,12 @@ def agent_runner(make_agent: MakeAgent) -> Callable[[BaseChatModel, list[BaseToo
             agent = make_agent(llm, tools, max_iterations, language)
             lines: list[str] = []
             printer = agent.printer_type(lines.append, language=language, color=False)
-            failures, result = 0, None
+            failures = 0
+            result = None
             for event in agent.stream(question, config):
                 printer(event)
-                failures += isinstance(event, ev.ParseFailure | PlanParseFailure)
-                if isinstance(event, ev.RunFinished):
+                failures += isinstance(event, ParseFailure | PlanParseFailure)
+                if isinstance(event, RunFinished):
                     result = event.result
             if result is None:
                 raise RuntimeError("the agent's stream ended without a RunFinished event")

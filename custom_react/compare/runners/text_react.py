@@ -1,7 +1,7 @@
 """LangChain 1.x `create_agent` with `TextReActMiddleware`: text ReAct inside LangChain's graph.
 
 The fourth agent of the comparison: `create_agent`'s own graph and tools node, with this project's
-prompt and parser in the model call (`custom_react.middleware`), so it runs on a model without
+prompt and parser in the model call (`custom_react.integrations.create_agent`), so it runs on a model without
 native tool calls. Like our runner it picks the English or Chinese prompt by the question and keeps
 the bundled few-shot example; the step limit is `ModelCallLimitMiddleware`, as for `create_agent`.
 It needs the `legacy` extra (`langchain`), imported only when a runner is built.
@@ -20,7 +20,7 @@ from langchain_core.tools import BaseTool
 from custom_react.compare.runners.create_agent import create_agent_outcome, recursion_limit
 from custom_react.compare.runners.custom import question_language
 from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
-from custom_react.memory import PARSE_ERROR_TOOL
+from custom_react.events import PARSE_ERROR_TOOL
 
 
 def text_react_runner(
@@ -30,7 +30,7 @@ def text_react_runner(
     from langchain.agents import create_agent
     from langchain.agents.middleware import AgentMiddleware, ModelCallLimitMiddleware
 
-    from custom_react.middleware import TextReActMiddleware
+    from custom_react.integrations.create_agent import TextReActMiddleware
 
     def graph_for(language: str) -> Any:
         middleware: list[AgentMiddleware[Any, Any, Any]] = [

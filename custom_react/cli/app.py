@@ -1,0 +1,194 @@
+"""The `custom-react` command: ask the agent a question and watch the ReAct loop work.
+
+`custom-react ask "What is 12.5% of 2480?"` picks a model from the environment (OpenAI, DeepSeek,
+any OpenAI-compatible URL, or the bundled local model on a loopback server when no key is set),
+runs `CustomReActAgent` with the default tools (and those of any `--mcp-server "python server.py"`,
+through `custom_react.integrations.mcp`), and prints the live transcript and the answer, the model's reply as it
+is written (`--no-stream`: each step whole, after a spinner).
+With `--checkpoint runs.db` every step is stored and a tool that needs approval pauses the run:
+`custom-react runs` lists the stored runs, `custom-react resume RUN_ID --approve` (or `--reject
+REASON`, `--edit INPUT`) continues one, as does a bare `resume` after a crash. Exit codes (see
+`cli/support.py`): 0 answered, 1 stopped on a limit, 2 model or set-up failure, 3 paused. Model
+selection lives in `custom_react.serving.models`, tools in the top-level `tools` package.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
+
+from custom_react.agent import CustomReActAgent
+from custom_react.cli.support import answer, check_save_suffixes, finish, load_tools, open_model
+from custom_react.pausing.checkpoints import CheckpointError, SQLiteStore
+
+if TYPE_CHECKING:
+    from custom_react.compare import RunRecord
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
+
+
+@app.callback()
+def main() -> None:
+    """A readable ReAct agent: ask it a question and watch it think, act and observe."""
+
+
+Lang = Annotated[str, typer.Option("--lang", help="Prompt and label language: en or zh.")]
+Model = Annotated[str | None, typer.Option(help="Model name, bundled local model or GGUF path.")]
+BaseUrl = Annotated[
+    str | None, typer.Option(help="Any OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1")
+]
+MaxIterations = Annotated[int, typer.Option(help="Most model calls before stopping.")]
+Quiet = Annotated[bool, typer.Option("--quiet", help="Print only the final answer.")]
+NoStream = Annotated[
+    bool, typer.Option("--no-stream", help="Show each step whole, not as the model writes it.")
+]
+Save = Annotated[
+    list[Path] | None,
+    typer.Option("--save", help="Also save the run: .md, .html or .mmd (repeatable)."),
+]
+Questions = Annotated[Path, typer.Option(help="JSONL: one {id, question, expected} a line.")]
+Agents = Annotated[str, typer.Option(help="Comma-separated agent names (default: all four).")]
+Out = Annotated[Path, typer.Option(help="Folder for compare.json, .md and transcripts.")]
+Checkpoint = Annotated[
+    Path | None,
+    typer.Option(help="Store every step in this SQLite file; approvals then wait (`resume`)."),
+]
+WorkspaceOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--workspace", help="Also file and terminal tools for this folder (commands ask)."
+    ),
+]
+McpServers = Annotated[
+    list[str] | None,
+    typer.Option("--mcp-server", help='Also the tools of a stdio MCP server: "python s.py".'),
+]
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question to answer.")],
+    lang: Lang = "en",
+    model: Model = None,
+    base_url: BaseUrl = None,
+    max_iterations: MaxIterations = 8,
+    quiet: Quiet = False,
+    save: Save = None,
+    mcp_server: McpServers = None,
+    checkpoint: Checkpoint = None,
+    workspace: WorkspaceOption = None,
+    no_stream: NoStream = False,
+) -> None:
+    """Answer QUESTION with the ReAct loop, printing each Thought / Action / Observation."""
+    from custom_react.export import save_transcript
+
+    check_save_suffixes(save or [])
+    tools = load_tools(mcp_server or [], workspace)
+    with open_model(model, base_url) as (llm, _):
+        agent = _agent(llm, tools, lang, max_iterations, checkpoint)
+        events = answer(agent, question, lang=lang, quiet=quiet, stream_tokens=not no_stream)
+    for path in save or []:
+        typer.echo(f"saved: {save_transcript(path, question, events, language=lang)}", err=True)
+    finish(events, quiet=quiet, checkpoint=checkpoint, workspace=workspace)
+
+
+def _agent(
+    llm: BaseChatModel,
+    tools: list[BaseTool],
+    lang: str,
+    max_iterations: int,
+    checkpoint: Path | None,
+) -> CustomReActAgent:
+    """The CLI's agent; with a checkpoint file, every step is stored and approvals wait."""
+    stored = {"checkpoint": SQLiteStore(checkpoint), "approval": "interrupt"} if checkpoint else {}
+    return CustomReActAgent(
+        llm, tools, max_iterations=max_iterations, language=lang, examples=True, **stored
+    )
+
+
+@app.command()
+def runs(checkpoint: Annotated[Path, typer.Option(help="The SQLite checkpoint file.")]) -> None:
+    """List the runs stored in a checkpoint file: id, steps, how each ended, question."""
+    for run in SQLiteStore(checkpoint).runs():
+        ended = run.stop_reason or "(not finished)"
+        typer.echo(f"{run.run_id}  {run.steps:>3} steps  {ended:<16} {run.question}")
+
+
+@app.command()
+def resume(
+    run_id: Annotated[str, typer.Argument(help="The run to continue (see `custom-react runs`).")],
+    checkpoint: Annotated[Path, typer.Option(help="The SQLite checkpoint file.")],
+    approve: Annotated[bool, typer.Option("--approve", help="Run the waiting call.")] = False,
+    reject: Annotated[str | None, typer.Option(help="Do not run it; the reason.")] = None,
+    edit: Annotated[str | None, typer.Option(help="Run it with this input instead.")] = None,
+    lang: Lang = "en",
+    model: Model = None,
+    base_url: BaseUrl = None,
+    max_iterations: MaxIterations = 8,
+    quiet: Quiet = False,
+    mcp_server: McpServers = None,
+    workspace: WorkspaceOption = None,
+    no_stream: NoStream = False,
+) -> None:
+    """Continue a stored run: paused for approval (give a decision) or cut short by a crash."""
+    decisions: list[dict[str, Any]] = []
+    if approve:
+        decisions.append({"approve": True})
+    if reject is not None:
+        decisions.append({"reject": reject})
+    if edit is not None:
+        decisions.append({"edit": edit})
+    if len(decisions) > 1:
+        raise typer.BadParameter("give one of --approve, --reject and --edit")
+    tools = load_tools(mcp_server or [], workspace)
+    with open_model(model, base_url) as (llm, _):
+        agent = _agent(llm, tools, lang, max_iterations, checkpoint)
+        agent_input = {"resume": run_id, "decision": decisions[0] if decisions else None}
+        try:
+            events = answer(agent, agent_input, lang=lang, quiet=quiet, stream_tokens=not no_stream)
+        except (ValueError, CheckpointError) as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(2) from None
+    finish(events, quiet=quiet, checkpoint=checkpoint, workspace=workspace)
+
+
+@app.command()
+def compare(
+    questions: Questions = Path("questions/default.jsonl"),
+    agents: Agents = "custom,legacy,create_agent,create_agent_text",
+    out: Out = Path("runs/compare"),
+    model: Model = None,
+    base_url: BaseUrl = None,
+    max_iterations: MaxIterations = 8,
+) -> None:
+    """Run our agent, the legacy AgentExecutor, create_agent and create_agent with text ReAct."""
+    from custom_react.compare import load_questions, render_table, run_comparison, save_comparison
+    from tools import default_tools
+
+    with open_model(model, base_url) as (llm, model_name):
+        report = run_comparison(
+            load_questions(questions),
+            llm,
+            default_tools,
+            tuple(agents.split(",")),
+            max_iterations=max_iterations,
+            model_name=model_name,
+            on_record=_show_progress,
+        )
+    report.settings.update(questions=str(questions), command=f"custom-react compare --out {out}")
+    save_comparison(report, out, [question.id for question in load_questions(questions)])
+    typer.echo(render_table(report))
+    typer.echo(f"saved: {out}/compare.json, compare.md, transcripts.txt", err=True)
+
+
+def _show_progress(record: RunRecord) -> None:
+    """Name each finished run on stderr, so a long comparison shows it is moving."""
+    typer.echo(f"  {record.agent}: {record.question_id}", err=True)
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,191 @@
+"""Text ReAct for LangChain 1.x `create_agent`: the bridge for models without native tool calls.
+
+`create_agent` runs a graph: a model node, then a tools node for each `tool_calls` entry of the
+model's reply, until a reply calls no tool. It parses no text, so a model that cannot return
+provider `tool_calls` (a small local model, a server without a tool-calling chat format) stops it
+at its first reply. `TextReActMiddleware` wraps every model call:
+
+1. before: the model gets this project's ReAct prompt instead of bound tools: the tools described
+   in the system turn, the question, and the steps so far as the text transcript
+   (`Thought / Action / Action Input / Observation`), rebuilt from the graph's messages;
+2. after: the reply is read by the same parser as `CustomReActAgent`'s
+   (`parse_llm_response`, or the XML / JSON format's), and becomes an `AIMessage` whose
+   `tool_calls` name the tool and its arguments, so `create_agent`'s own tools node runs it. A
+   Final Answer becomes an `AIMessage` with the answer as its text and no call: the graph ends.
+   A reply that breaks the format becomes a call to the middleware's own `_Exception` tool,
+   which returns the parser's message: the model reads it as the next Observation and tries
+   again (each try is one model call, counted by `create_agent`'s limits).
+
+    from langchain.agents import create_agent
+    agent = create_agent(llm, tools, middleware=[TextReActMiddleware()])
+    agent.invoke({"messages": [("user", "What is 17 * 23?")]})
+
+It needs the `legacy` extra (`langchain`).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, cast
+
+from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+from langchain_core.messages import (
+    AIMessage,
+    AnyMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
+from langchain_core.messages.tool import ToolCall
+from langchain_core.tools import BaseTool, tool
+
+from custom_react.events import PARSE_ERROR_TOOL
+from custom_react.formats import FormatName, ReActFormat, get_format
+from custom_react.parser import Action, ParseError
+from custom_react.parsing.markers import strip_think
+from custom_react.toolbox import bind_arguments, resolve_tool
+
+
+@tool(PARSE_ERROR_TOOL)
+def format_error(error: str) -> str:
+    """Return the parser's message about a reply that broke the ReAct format (never for the model)."""
+    return error
+
+
+class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
+    """Give `create_agent` text ReAct: tools in the prompt, tool calls parsed from the reply.
+
+    Args:
+        format: "text" (Thought / Action / Action Input), "xml" or "json" step format.
+        language: "en" or "zh" prompt.
+        examples: The bundled few-shot example (True), none (None), or your own text.
+    """
+
+    def __init__(
+        self,
+        *,
+        format: FormatName = "text",
+        language: str = "en",
+        examples: str | bool | None = None,
+    ) -> None:
+        """Choose the step format, the language and the few-shot example of the prompt."""
+        super().__init__()
+        self.step_format: ReActFormat = get_format(format)
+        self.language = language
+        self.examples = examples
+        self.tools = [format_error]
+
+    def wrap_model_call(
+        self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
+    ) -> ModelResponse:
+        """Ask the model in text ReAct, then turn its reply into a tool call or the answer."""
+        tools = request_tools(request)
+        response = handler(self.text_request(request, tools))
+        return ModelResponse(result=[self.read_reply(response.result[-1], tools)])
+
+    async def awrap_model_call(
+        self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[ModelResponse]]
+    ) -> ModelResponse:
+        """`wrap_model_call` under `ainvoke` / `astream`."""
+        tools = request_tools(request)
+        response = await handler(self.text_request(request, tools))
+        return ModelResponse(result=[self.read_reply(response.result[-1], tools)])
+
+    def text_request(self, request: ModelRequest, tools: Sequence[BaseTool]) -> ModelRequest:
+        """The same request with the ReAct prompt as its messages and no tools bound.
+
+        The question is the last human turn; the steps after it become the transcript; earlier
+        questions and answers are the chat history (their steps are not). A system prompt given
+        to `create_agent` comes first.
+        """
+        start = last_human(request.messages)
+        question = request.messages[start].text if start is not None else ""
+        history = request.messages[:start] if start is not None else []
+        steps = request.messages[start + 1 :] if start is not None else request.messages
+        prompt = self.step_format.build_prompt(
+            tools, language=self.language, examples=self.examples
+        )
+        system, *turns = prompt.format_messages(
+            input=question,
+            chat_history=[m for m in history if is_conversation(m)],
+            agent_scratchpad=self.scratchpad(steps),
+        )
+        given = f"{request.system_message.text}\n\n" if request.system_message is not None else ""
+        system = SystemMessage(given + system.text)
+        settings = {**request.model_settings, "stop": list(self.step_format.stop)}
+        return request.override(
+            messages=cast(list[AnyMessage], turns),
+            system_message=system,
+            tools=[],
+            tool_choice=None,
+            model_settings=settings,
+        )
+
+    def scratchpad(self, steps: Sequence[BaseMessage]) -> str:
+        """The steps so far as the transcript the model continues (each reply, its Observation)."""
+        cue = self.step_format.cue
+        lines: list[str] = []
+        for message in steps:
+            if isinstance(message, AIMessage):
+                lines.append(with_cue(message.text, cue))
+            elif isinstance(message, ToolMessage):
+                lines.append(self.step_format.render_observation(message.text))
+        lines += [cue] if cue else []
+        return "\n" + "\n".join(lines) if lines else ""
+
+    def read_reply(self, reply: BaseMessage, tools: Sequence[BaseTool]) -> AIMessage:
+        """The model's text reply as `create_agent` needs it: a tool call, the answer, or an error.
+
+        The reply's text is kept as the message's content for a step (what the model reads of
+        it later); for a final answer the content is the answer and the step is kept in
+        `response_metadata["react_log"]`.
+        """
+        message = reply if isinstance(reply, AIMessage) else AIMessage(content=reply.text)
+        text = message.text
+        try:
+            step = self.step_format.parse(text)
+        except ParseError as error:
+            return with_call(
+                message, strip_think(text).strip(), PARSE_ERROR_TOOL, {"error": str(error)}
+            )
+        if isinstance(step, Action):
+            chosen = resolve_tool(step.tool, tools)
+            args, _ = bind_arguments(chosen, step.tool_input)
+            return with_call(message, step.log, chosen.name if chosen else step.tool, args)
+        metadata = {**message.response_metadata, "react_log": step.log}
+        return message.model_copy(
+            update={"content": step.output, "tool_calls": [], "response_metadata": metadata}
+        )
+
+
+def request_tools(request: ModelRequest) -> list[BaseTool]:
+    """The agent's tools the model may call (not the middleware's format-error tool)."""
+    return [t for t in request.tools if isinstance(t, BaseTool) and t.name != PARSE_ERROR_TOOL]
+
+
+def is_conversation(message: BaseMessage) -> bool:
+    """A turn of an earlier exchange: a question, or an answer (not a step's call or result)."""
+    return isinstance(message, HumanMessage) or (
+        isinstance(message, AIMessage) and not message.tool_calls
+    )
+
+
+def last_human(messages: Sequence[BaseMessage]) -> int | None:
+    """Index of the last human turn (the question being answered), if any."""
+    found = [i for i, message in enumerate(messages) if isinstance(message, HumanMessage)]
+    return found[-1] if found else None
+
+
+def with_cue(text: str, cue: str) -> str:
+    """A reply as the model reads it again: with the cue's label put back when it continued it."""
+    label = cue.rstrip()
+    text = text.strip()
+    return text if not label or text.startswith(label) else f"{label} {text}"
+
+
+def with_call(message: AIMessage, content: str, name: str, args: dict[str, Any]) -> AIMessage:
+    """`message` as one tool call (a fresh id) with `content` as its text."""
+    call = ToolCall(name=name, args=args, id=f"call_{uuid.uuid4().hex[:12]}", type="tool_call")
+    return message.model_copy(update={"content": content, "tool_calls": [call]})

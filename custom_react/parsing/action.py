@@ -1,0 +1,212 @@
+"""Read the tool call a reply spells, however it is written: the one reader every format shares.
+
+`read_action` reads an action as written after `Action:` (text format) or inside `<action>` (XML):
+a JSON call, `tool("args")` or the paper's `tool[args]` (via `call_syntax`), `tool, "input"`, or a
+name with its input. `find_call` finds a JSON call in prose (bare, fenced, in `<tool_call>` tags),
+and `step_fields` / `call_in_object` read a decoded object (also the JSON format's steps) in any of
+the key conventions models were trained on: `action`/`name`/`tool`/`function` for the tool,
+`action_input`/`arguments`/`parameters`/`tool_input`/`args`/`input` for its input (string-encoded
+arguments included). A call to `final_answer` (`Final Answer`, the paper's `Finish`) is the answer,
+not a tool. `clean_tool_name` is the one place that turns a name as written (markdown, escapes, a
+gloss) into the name the model meant. A `WrittenCall` is the call as the reply spells it (not a
+provider's `tool_calls` entry). It builds no `Action` (`parser.step_from_call` does) and knows no
+tools: case-insensitive and prefix matching are `toolbox.resolve_tool`'s job.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from custom_react.parsing.action_input import (
+    POSITIONAL_ARGS,
+    ActionInput,
+    json_input,
+    parse_action_input,
+)
+from custom_react.parsing.call_syntax import parse_tool_call
+from custom_react.parsing.json_repair import read_json_value
+
+_ROLE_KEYS = {
+    "thought": ("thought", "thoughts", "reasoning"),
+    "action": ("action", "tool", "toolname", "name", "function", "functionname"),
+    "input": ("actioninput", "input", "toolinput", "arguments", "args", "parameters", "params"),
+    "final_answer": ("finalanswer", "answer"),
+    "observation": ("observation",),
+}
+_ROLES = {key: role for role, keys in _ROLE_KEYS.items() for key in keys}
+# `{"name": "Alice", "age": 3}` is data: a name under these keys is a call only with arguments.
+_DATA_NAME_KEYS = frozenset({"name"})
+_FINAL_NAMES = frozenset({"finalanswer", "finish", "最终答案"})
+_KEY_NOISE = re.compile(r"[\s_\-]++")
+# Where a JSON call (or a list of calls) may open: at a line start, or after a space, a colon, a
+# code fence or <tool_call>. Only the first few such places are tried, so the reading stays linear.
+_CALL_START = re.compile(r"(?:^|(?<=[\s:：>`]))(?=(?:\[\s*+)?+\{)", re.MULTILINE)
+_CALL_TRIES = 3
+_OPENER = re.compile(r"(?:```[\w-]*+|<tool_call>)\s*+\Z")  # what opened the call, if anything
+_WRAPPED_OBJECT = re.compile(r"[A-Za-z_][\w.]*+[ \t]*+\([ \t]*+\{")  # `SearchTool({...})`
+_GLOSS = re.compile(r"\s[(（]")  # `add (adds two numbers)`: what follows the name explains it
+_NAME_NOISE = " \t\n*`'\"<>[](){}（）.,:;!?。，：；！？"
+_JSON_OPENERS = ("{", "```", "<tool_call>")
+_MARKDOWN = " \t*`"
+_COMMA_FORM = re.compile(r"(?P<name>[^\s,(\[]++)[ \t]*+,[ \t]*+(?P<input>.*)")  # `tool, 'input'`
+
+
+@dataclass(frozen=True)
+class WrittenCall:
+    """A tool call read from a reply: the name the model meant and the input it gave."""
+
+    name: str
+    tool_input: ActionInput
+
+    @property
+    def is_final_answer(self) -> bool:
+        """A call to `final_answer` / `Final Answer` / `Finish`: the model is answering."""
+        return _KEY_NOISE.sub("", self.name.lower()) in _FINAL_NAMES
+
+    @property
+    def answer(self) -> str:
+        """The answer text of a final-answer call: its one argument (or `answer`), not JSON."""
+        value: Any = self.tool_input
+        if isinstance(value, dict):
+            rest = {k: v for k, v in value.items() if k != POSITIONAL_ARGS} or value
+            value = rest.get("answer", next(iter(rest.values())) if len(rest) == 1 else rest)
+        return value.strip() if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def clean_tool_name(written: str) -> str:
+    """The tool name the model meant, its case kept.
+
+    `**current\\_date**` -> `current_date`, `` `search` `` -> `search`, `add (adds two numbers)`
+    -> `add`, `search.` -> `search`.
+    """
+    name = re.sub(r"\\++_", "_", written.strip())
+    if (gloss := _GLOSS.search(name)) is not None:
+        name = name[: gloss.start()]
+    return name.strip(_NAME_NOISE)
+
+
+def step_fields(step: dict[str, Any]) -> dict[str, Any]:
+    """The roles of a step object's keys, in order: `thought`, `action`, `input`, `final_answer`.
+
+    Keys are matched in any case and spelling (`Action Input`, `actionInput`, `tool_input`); the
+    first key of each role wins; a made-up `observation` key and all after it are dropped. A name
+    under the `name` key counts as an action only when the object also has an input.
+    """
+    fields: dict[str, Any] = {}
+    for key, value in step.items():
+        normal = _KEY_NOISE.sub("", str(key).lower())
+        role = _ROLES.get(normal)
+        if role == "observation":
+            break
+        if role == "action" and normal in _DATA_NAME_KEYS:
+            role = "data_name"
+        if role is not None and role not in fields:
+            fields[role] = value
+    if "data_name" in fields:  # a call only with arguments (and no other name); kept in its place
+        called = "input" in fields and "action" not in fields
+        renamed = {}
+        for role, value in fields.items():
+            if role != "data_name":
+                renamed[role] = value
+            elif called:
+                renamed["action"] = value
+        fields = renamed
+    return fields
+
+
+def call_in_object(step: dict[str, Any], *, needs_input: bool) -> WrittenCall | None:
+    """The call a decoded object spells, or None.
+
+    With `needs_input` (an object met in prose) it must have both a name and an input key;
+    otherwise a name is enough (`{"action": "x"}`).
+    """
+    fields = step_fields(step)
+    action = fields.get("action")
+    if isinstance(action, dict):  # {"function": {"name": "search", "arguments": "..."}}
+        return call_in_object(action, needs_input=needs_input)
+    if not isinstance(action, str) or (needs_input and "input" not in fields):
+        return None
+    return read_call(action, fields.get("input"))
+
+
+def read_action(written: str, action_input: str | None = None) -> WrittenCall:
+    """The call an action spells (what follows `Action:`, or what `<action>` holds).
+
+    Args:
+        written: The action as written: a JSON call (LangChain's blob, maybe fenced), a call
+            (`search("rose")`, the paper's `search[rose]`), `tool, "input"`, or a name alone on
+            its line with the input (if any) on the lines below.
+        action_input: The separate Action Input, when the reply has one.
+    """
+    first, _, rest = written.partition("\n")
+    if action_input is not None:
+        name = clean_tool_name(first)
+        return WrittenCall(name, _unwrap_call(name, parse_action_input(action_input)))
+    if written.startswith(_JSON_OPENERS) and (json_call := find_call(written, needs_input=False)):
+        return json_call[1]
+    if _may_be_call(written) and (call := parse_tool_call(written.strip(_MARKDOWN))):  # `Finish[x]`
+        return WrittenCall(clean_tool_name(call[0]), call[1])
+    if comma := _COMMA_FORM.fullmatch(first.strip(_MARKDOWN)):
+        return WrittenCall(clean_tool_name(comma.group("name")), parse_action_input(comma["input"]))
+    return WrittenCall(clean_tool_name(first), parse_action_input(rest))
+
+
+def _may_be_call(written: str) -> bool:
+    """Whether `written` can be a call (`tool(...)`, `tool[...]`): most actions are a bare name."""
+    return "(" in written or "[" in written
+
+
+def _unwrap_call(name: str, tool_input: ActionInput) -> ActionInput:
+    """The arguments of an input written as a call of the tool, else the input.
+
+    That is `SearchTool({"query": "x"})` (any name, one object) or `search(query="x")` (keywords,
+    only under the tool's own name: `f(x=1)` may be code).
+    """
+    if not isinstance(tool_input, str) or not _may_be_call(tool_input):
+        return tool_input
+    if (call := parse_tool_call(tool_input)) is None:
+        return tool_input
+    value = call[1]
+    if not isinstance(value, dict) or POSITIONAL_ARGS in value:
+        return tool_input
+    one_object = _WRAPPED_OBJECT.match(tool_input) is not None
+    own_name = bool(name) and call[0].lower().startswith(name.lower())
+    return value if one_object or own_name else tool_input
+
+
+def read_call(written: str, raw_input: Any) -> WrittenCall:
+    """A call from a name as written and its raw JSON input (None: absent).
+
+    A name written as a call (`"action": "search(\\"rose\\")"`) with no input is read with
+    `call_syntax`.
+    """
+    if raw_input is None and (call := parse_tool_call(written)) is not None:
+        return WrittenCall(clean_tool_name(call[0]), call[1])
+    return WrittenCall(clean_tool_name(written), json_input(raw_input))
+
+
+def find_call(text: str, *, needs_input: bool = True) -> tuple[int, WrittenCall] | None:
+    """The first JSON call in `text` (of a list of calls, its first), and where it starts.
+
+    The start includes the code fence or `<tool_call>` tag that opened it. None when none of the
+    first few objects is a call (a data object is not one).
+    """
+    tries = 0
+    read_to = 0
+    for start in _CALL_START.finditer(text):
+        if start.end() < read_to:  # inside a value already read
+            continue
+        if tries == _CALL_TRIES:
+            break
+        tries += 1
+        value, read_to = read_json_value(text, start.end())
+        if isinstance(value, list) and value:
+            value = value[0]
+        if isinstance(value, dict) and (call := call_in_object(value, needs_input=needs_input)):
+            window = max(start.end() - 40, 0)  # an opener is short: look back a bounded way
+            opener = _OPENER.search(text, window, start.end())
+            return (start.end() if opener is None else opener.start()), call
+    return None

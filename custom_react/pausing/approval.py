@@ -1,0 +1,99 @@
+"""Approval: who may let a tool marked `requires_approval` run, now or after a pause.
+
+Two ways, chosen by the agent's `approval` option. With "callback" (the default) the `approve`
+callback answers at once: `denial` is the Observation when it says no or is not set, and only a
+call it approved gets `APPROVAL_CONFIG_KEY` set in its `configurable` (`acting.run_tool` sets it
+for every call), so a tool can check that itself. With "interrupt" the run ends before such a tool with
+`stop_reason="needs_approval"` (the loop yields `ApprovalRequested`; its `state` holds the
+waiting `ActionRequest`), and resuming it with a `Decision` continues it (`decided`): approve
+runs the call as asked, edit runs it with another input, reject does not run it and the reason is
+the Observation (status `denied`). Whether a tool needs approval is a fact about the tool
+(`toolbox.requires_approval`); running it is `acting.py`'s job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from langchain_core.tools import BaseTool
+
+from custom_react.parser import ActionInput
+from custom_react.toolbox import bind_arguments
+
+if TYPE_CHECKING:
+    from custom_react.events import ActionRequest
+
+Approve = Callable[[str, dict[str, Any]], bool]
+"""Asked before a tool with `metadata={"requires_approval": True}` runs: (name, args) -> yes?"""
+APPROVAL_CONFIG_KEY = "custom_react_approved"
+"""Set in the tool's `configurable` only for a call a person approved; tools may check it too."""
+PAUSED = "Paused: {tool} needs a person's approval. Resume the run with a decision."
+"""The `output` of a run that waits for approval."""
+NOT_RUN = "nothing was run. Try another way or give the Final Answer."
+"""How every Observation of a tool that did not run ends."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the person decided about a paused `ActionRequest`.
+
+    `Decision("approve")`, `Decision("edit", new_input)` (the new Action Input: text or a JSON
+    object) or `Decision("reject", reason)`. `Decision.read` also takes the JSON forms
+    `{"approve": true}`, `{"edit": ...}` and `{"reject": "reason"}`.
+    """
+
+    kind: Literal["approve", "edit", "reject"]
+    value: ActionInput = ""
+
+    @classmethod
+    def read(cls, decision: Decision | dict[str, Any] | str) -> Decision:
+        """A `Decision` from itself, its JSON form, or the word "approve".
+
+        Raises:
+            ValueError: Anything else, with the forms that work.
+        """
+        if isinstance(decision, Decision):
+            return decision
+        if decision == "approve":
+            return cls("approve")
+        if isinstance(decision, dict) and len(decision) == 1:
+            ((kind, value),) = decision.items()
+            if kind == "approve" and value is True:
+                return cls("approve")
+            if kind == "edit" and isinstance(value, str | dict):
+                return cls("edit", value)
+            if kind == "reject" and isinstance(value, str):
+                return cls("reject", value)
+        raise ValueError(
+            f"Unknown decision {decision!r}: use {{'approve': True}}, {{'edit': <new input>}} "
+            "or {'reject': '<reason>'}."
+        )
+
+
+def denial(tool: BaseTool, args: dict[str, Any], approve: Approve | None) -> str | None:
+    """The Observation when `tool` may not run now (no callback, or it said no); else None."""
+    if approve is None:
+        return f"{tool.name} needs the user's approval and no approval callback is set; {NOT_RUN}"
+    if not approve(tool.name, args):
+        return f"The user did not approve running {tool.name}; {NOT_RUN}"
+    return None
+
+
+def decided(
+    call: ActionRequest, decision: Decision, tool: BaseTool | None
+) -> tuple[ActionRequest, str | None]:
+    """The waiting call as the person decided it, and why it does not run (None: it runs).
+
+    An edit binds the new input to the tool's arguments; a reject gives its reason; a call whose
+    tool the resumed agent lacks cannot run.
+    """
+    if tool is None:
+        return call, f"{call.tool} is not a tool of this agent; {NOT_RUN}"
+    if decision.kind == "reject":
+        return call, f"The user rejected running {tool.name}: {decision.value}; {NOT_RUN}"
+    if decision.kind == "edit":
+        args, tool_input = bind_arguments(tool, decision.value)
+        call = replace(call, tool_input=tool_input, args=args)
+    return call, None

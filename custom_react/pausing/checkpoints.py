@@ -1,0 +1,148 @@
+"""Checkpoints in one SQLite file: every step written when it is recorded, runs resumable by id.
+
+`SQLiteStore("runs.db")`, given to the agent as `checkpoint=SQLiteStore("runs.db")`, keeps one
+row per run and one per step (it is a `state.RunStore`). The loop's memory writes each step as it
+records it, before the next model call, so a process that dies after eight steps leaves eight
+steps behind; `{"resume": run_id}` continues from there without running their tools again. The
+agent never opens this module itself. Each write opens its own short connection (WAL
+journal, a 30 s busy timeout), so runs in threads or an `abatch` can share one file. The file
+carries its format version: a file written by a version whose format differs is refused with a
+clear message, never misread. Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from custom_react.pausing.state import STATE_VERSION
+
+if TYPE_CHECKING:
+    from custom_react.memory import AgentResult
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY, question TEXT NOT NULL, created REAL NOT NULL,
+    stop_reason TEXT, output TEXT, state TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS steps (
+    run_id TEXT NOT NULL, position INTEGER NOT NULL, step TEXT NOT NULL,
+    PRIMARY KEY (run_id, position)
+);
+"""
+
+
+class CheckpointError(RuntimeError):
+    """The checkpoint file cannot be used: another format version, or an unknown run id."""
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """One line of `custom-react runs`: a stored run and how far it got."""
+
+    run_id: str
+    question: str
+    steps: int
+    stop_reason: str | None
+    """None while the run has not ended (it is running, or its process died)."""
+    created: float
+
+
+class SQLiteStore:
+    """A checkpoint store in one SQLite file (created on first use)."""
+
+    def __init__(self, path: str | Path) -> None:
+        """Open (or create) the store at `path`.
+
+        Raises:
+            CheckpointError: The file was written with another checkpoint format version.
+        """
+        self.path = Path(path)
+        with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")  # kept by the file: set once, not per write
+            db.executescript(_SCHEMA)
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (str(STATE_VERSION),))
+            (found,) = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        if found != str(STATE_VERSION):
+            raise CheckpointError(
+                f"{self.path} holds checkpoints in format {found}; this version of custom-react "
+                f"reads format {STATE_VERSION}. Use the version that wrote it, or a new file."
+            )
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=30.0)
+        try:
+            with db:  # one transaction: committed on success, rolled back on error
+                yield db
+        finally:
+            db.close()
+
+    def begin(self, run_id: str, state: dict[str, Any]) -> None:
+        """Register a run and the steps it already has; a known run is left as it is."""
+        with self._connect() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO runs (run_id, question, created, state) VALUES (?, ?, ?, ?)",
+                (run_id, state["question"], time.time(), json.dumps(state, ensure_ascii=False)),
+            )
+            rows = [
+                (run_id, i, json.dumps(s, ensure_ascii=False)) for i, s in enumerate(state["steps"])
+            ]
+            db.executemany("INSERT OR IGNORE INTO steps VALUES (?, ?, ?)", rows)
+
+    def add_step(self, run_id: str, index: int, step: dict[str, Any]) -> None:
+        """Write the run's step number `index` (0-based)."""
+        with self._connect() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO steps VALUES (?, ?, ?)",
+                (run_id, index, json.dumps(step, ensure_ascii=False)),
+            )
+
+    def finish(self, run_id: str, result: AgentResult) -> None:
+        """Write how the run ended; a paused run keeps its state (with the pending call)."""
+        with self._connect() as db:
+            db.execute(
+                "UPDATE runs SET stop_reason = ?, output = ?, "
+                "state = COALESCE(?, json_set(state, '$.pending', NULL)) "
+                "WHERE run_id = ?",
+                (
+                    result.stop_reason,
+                    result.output,
+                    json.dumps(result.state, ensure_ascii=False) if result.state else None,
+                    run_id,
+                ),
+            )
+
+    def load(self, run_id: str) -> dict[str, Any]:
+        """The run's state with every step written so far.
+
+        Raises:
+            CheckpointError: No run has this id (the message lists the latest ones).
+        """
+        with self._connect() as db:
+            row = db.execute("SELECT state FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+            steps = db.execute(
+                "SELECT step FROM steps WHERE run_id = ? ORDER BY position", (run_id,)
+            ).fetchall()
+        if row is None:
+            known = ", ".join(run.run_id for run in self.runs()[:5]) or "none"
+            raise CheckpointError(f"No run {run_id!r} in {self.path} (latest: {known}).")
+        state: dict[str, Any] = json.loads(row[0])
+        return {**state, "steps": [json.loads(step) for (step,) in steps]}
+
+    def runs(self) -> list[RunInfo]:
+        """Every stored run, the newest first."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT r.run_id, r.question, COUNT(s.position), r.stop_reason, r.created "
+                "FROM runs r LEFT JOIN steps s ON s.run_id = r.run_id "
+                "GROUP BY r.run_id ORDER BY r.created DESC"
+            ).fetchall()
+        return [RunInfo(*row) for row in rows]

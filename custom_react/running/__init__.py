@@ -1,0 +1,32 @@
+"""How one generator serves `invoke` and `ainvoke`; a learner may skip this folder on a first read.
+
+The loop in `agent.py` yields a `Call` wherever it needs the model or a tool, and events for
+whoever watches (`Loop`). `calls.py` holds the `Call` and the two drivers that make the calls
+(plainly, or awaited); `runnable.py` turns a loop into a LangChain `Runnable` (`invoke`,
+`ainvoke`, `stream`, `astream`); `model_call.py` is the model call made dependable (retries, a
+refused `stop`, streamed tokens); `token_budget.py` keeps every prompt within the model's
+window; `answer_stream.py` yields the Final Answer alone as it is written.
+"""
+
+from custom_react.running.calls import Call, Loop
+from custom_react.running.model_call import (
+    CUT_OFF,
+    MODEL_FAILED,
+    ModelCaller,
+    ModelFailure,
+    was_cut_off,
+)
+from custom_react.running.runnable import StepRunnable
+from custom_react.running.token_budget import PromptBudget
+
+__all__ = [
+    "CUT_OFF",
+    "MODEL_FAILED",
+    "Call",
+    "Loop",
+    "ModelCaller",
+    "ModelFailure",
+    "PromptBudget",
+    "StepRunnable",
+    "was_cut_off",
+]

@@ -1,0 +1,67 @@
+"""Only the Final Answer, as it is written: for apps that show the answer and not the steps.
+
+`final_answer_tokens(events)` takes a run's events with its `ReplyToken`s (`agent.stream(input,
+stream_tokens=True)`) and yields the text after `Final Answer:` (`最终答案：` in Chinese, any
+spelling the parser reads) as it arrives, the marker found however the chunks split it; steps
+before the answer yield nothing. At the end it yields whatever the streamed text lacks of the
+run's output (an answer written without a marker, say), so the pieces always join to it.
+`afinal_answer_tokens` is the same over `astream`. What counts as the answer is
+`parsing.markers`' reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Iterator
+from typing import Any
+
+from custom_react.events import ReplyToken, RunFinished
+from custom_react.parsing.markers import reply_sections
+
+
+class AnswerText:
+    """The Final Answer of one run so far, fed event by event; `feed` returns the new text."""
+
+    def __init__(self) -> None:
+        self.reply = ""
+        """The text of the reply being written."""
+        self.answer = ""
+        """The answer text given out so far."""
+
+    def feed(self, event: Any) -> str:
+        """The answer text `event` adds: a piece of the reply, or the run's remaining output."""
+        if isinstance(event, ReplyToken):
+            self.reply += event.text
+            return self._extend(self._written_answer())
+        self.reply = ""  # a step ended: the next reply starts afresh
+        if isinstance(event, RunFinished) and event.result.stop_reason == "final_answer":
+            return self._extend(event.result.output)
+        return ""
+
+    def _written_answer(self) -> str:
+        sections = reply_sections(self.reply)
+        answers = [text for kind, text in sections if kind == "final_answer"]
+        steps = [kind for kind, _ in sections if kind in ("action", "final_answer")]
+        return answers[0] if answers and steps[0] == "final_answer" else ""
+
+    def _extend(self, text: str) -> str:
+        """What `text` adds to the answer given so far ("" when it does not continue it)."""
+        if not text.startswith(self.answer):
+            return ""
+        new, self.answer = text[len(self.answer) :], text
+        return new
+
+
+def final_answer_tokens(events: Iterable[Any]) -> Iterator[str]:
+    """The Final Answer's text, piece by piece, from a run's events (see the module docstring)."""
+    answer = AnswerText()
+    for event in events:
+        if text := answer.feed(event):
+            yield text
+
+
+async def afinal_answer_tokens(events: AsyncIterator[Any]) -> AsyncIterator[str]:
+    """`final_answer_tokens` over an async stream of events."""
+    answer = AnswerText()
+    async for event in events:
+        if text := answer.feed(event):
+            yield text

@@ -1,0 +1,140 @@
+"""What the loop asks of the outside world: a `Call` it yields, and the drivers that make it.
+
+The ReAct loop never calls the model or a tool itself. Where it needs one, it yields a `Call`
+that holds both ways of making it, `run()` (plain) and `arun()` (awaitable), and is sent the
+result back (`reply = yield call`), or has the call's error raised where it asked. Everything else
+the loop yields is an event for whoever watches. `drive` makes each call plainly (`invoke`,
+`stream`), `adrive` awaits it (`ainvoke`, `astream`, `astream_events`): one loop serves both,
+with no worker thread per step. `run_coroutine` lets plain `invoke` run a tool that only has an
+async implementation (the tools of an MCP server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Generic, TypeVar
+
+from langchain_core.runnables import Runnable, RunnableConfig
+
+from custom_react.events import AgentEvent
+
+T = TypeVar("T")
+E = TypeVar("E")
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """One request from the loop: `run()` makes it plainly, `arun()` makes it awaitable."""
+
+    run: Callable[[], T]
+    arun: Callable[[], Awaitable[T]]
+
+
+Loop = Generator[AgentEvent | Call[Any], Any, T]
+"""A generator that yields events (for whoever watches) and `Call`s (to be made), is sent each
+call's result (None after an event), and returns a `T`."""
+
+
+def invoking(
+    runnable: Runnable[Any, T], value: Any, config: RunnableConfig, **kwargs: Any
+) -> Call[T]:
+    """`runnable.invoke(value, config)`, or its `ainvoke` under an async run.
+
+    The methods are looked up only when the call is made, so an object with `invoke` alone (a
+    hand-written model wrapper, say) still runs under `invoke`.
+    """
+
+    def run() -> T:
+        return runnable.invoke(value, config, **kwargs)
+
+    def arun() -> Awaitable[T]:
+        return runnable.ainvoke(value, config, **kwargs)
+
+    return Call(run, arun)
+
+
+def sleeping(seconds: float) -> Call[None]:
+    """Wait `seconds`: `time.sleep`, or `asyncio.sleep` under an async run."""
+    return Call(partial(time.sleep, seconds), partial(asyncio.sleep, seconds))
+
+
+def next_event(events: Iterator[T], aevents: AsyncIterator[T]) -> Call[T | None]:
+    """The next item of a stream (None at its end): from `events`, or `aevents` under an async run."""
+    return Call(partial(next, events, None), partial(anext, aevents, None))
+
+
+def run_coroutine(make: Callable[[], Awaitable[T]]) -> T:
+    """Await `make()` to its end from plain code, in a fresh event loop.
+
+    When this thread already runs an event loop (a notebook, say), the fresh loop runs in a
+    worker thread, with this thread's context (so callbacks nest as usual).
+    """
+
+    async def main() -> T:
+        return await make()
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(main())
+    context = contextvars.copy_context()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(context.run, _run_loop, main()).result()
+
+
+def _run_loop(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)
+
+
+def drive(loop: Generator[E | Call[Any], Any, Any]) -> Iterator[E]:
+    """Run `loop` plainly: make each `Call` at once, yield everything else (its events).
+
+    A call's result is sent back into the loop; its error is raised there, where it was asked.
+    """
+    item = _resume(loop)
+    while item is not _END:
+        if isinstance(item, Call):
+            try:
+                answer = item.run()
+            except BaseException as error:  # raised inside the loop, not here
+                item = _resume(loop, error=error)
+            else:
+                item = _resume(loop, answer)
+        else:
+            yield item
+            item = _resume(loop)
+
+
+async def adrive(loop: Generator[E | Call[Any], Any, Any]) -> AsyncIterator[E]:
+    """`drive` for async runs: each `Call` is awaited (`arun`) in the caller's event loop."""
+    item = _resume(loop)
+    while item is not _END:
+        if isinstance(item, Call):
+            try:
+                answer = await item.arun()
+            except BaseException as error:  # raised inside the loop, not here
+                item = _resume(loop, error=error)
+            else:
+                item = _resume(loop, answer)
+        else:
+            yield item
+            item = _resume(loop)
+
+
+_END: Any = object()
+
+
+def _resume(
+    loop: Generator[Any, Any, Any], answer: Any = None, error: BaseException | None = None
+) -> Any:
+    """The loop's next item after sending it `answer` (or raising `error` in it); `_END` at its end."""
+    try:
+        return loop.throw(error) if error is not None else loop.send(answer)
+    except StopIteration:
+        return _END

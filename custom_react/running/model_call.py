@@ -1,0 +1,149 @@
+"""The chat model's reply, made dependable: retries, a `stop` the server refuses, a cut reply.
+
+`ModelCaller` is how one run calls the model. `reply = yield from caller.reply(messages)` yields
+the `Call` (or, when the run streams tokens, the `Call`s of `stream_reply` and a `ReplyToken` event
+for each piece of text), so the same code serves `invoke` and `ainvoke`, streamed or not; whether a
+run streams is decided before its loop starts. A transient failure (a dropped connection, a
+timeout, a 5xx or 429 answer) is retried with exponential backoff; a server that rejects the
+`stop` parameter with HTTP 400 (several reasoning models do) is asked again without it, and the
+run remembers that (the parser cuts made-up observations itself). A failure that persists raises
+`ModelFailure`, which the loop turns into a result with `stop_reason="model_error"` that keeps
+every finished step. `was_cut_off` tells whether a reply ended at the model's token limit.
+Errors that are bugs (a wrong argument type, say) are not caught here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, cast
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages import message_chunk_to_message as whole_message
+from langchain_core.runnables import RunnableConfig
+
+from custom_react.events import ReplyToken
+from custom_react.running.calls import Call, Loop, invoking, next_event, sleeping
+
+BUGS = (
+    TypeError,
+    AttributeError,
+    KeyError,
+    NameError,
+    NotImplementedError,
+    AssertionError,
+    StopIteration,  # a scripted model that ran out of replies: a test must see it
+)
+"""Exceptions that mean our code or the caller's is wrong: they propagate, never a model_error."""
+TRANSIENT_NAMES = frozenset(
+    {"APIConnectionError", "APITimeoutError", "InternalServerError", "RateLimitError"}
+)
+"""openai's transient errors, matched by name so the core needs no provider package."""
+MODEL_FAILED = "The model could not answer, so the run stopped:"
+"""How the `output` of a run ended by a model failure begins."""
+CUT_OFF = (
+    "Your reply was cut off at the token limit before the step was complete. Write one shorter "
+    "step: a brief Thought, then one Action with its Action Input, or the Final Answer."
+)
+"""The Observation that answers a reply cut at the model's token limit (a format error)."""
+
+
+class ModelFailure(RuntimeError):
+    """The model could not give a reply, after the retries; `str()` says why."""
+
+
+@dataclass
+class ModelCaller:
+    """How one run calls the chat model: its stop sequences, retries, and whether it streams."""
+
+    llm: BaseChatModel
+    config: RunnableConfig
+    """The run's config: model runs nest under the agent's run in callbacks."""
+    stop: list[str] | None
+    stream_tokens: bool = False
+    """Call `llm.stream` and yield a `ReplyToken` for each piece of the reply."""
+    retries: int = 2
+    backoff: float = 1.0
+    """Seconds before the first retry; doubled for each next one."""
+    send_stop: bool = True
+    """False once the server rejected `stop` in this run."""
+
+    def reply(self, messages: Sequence[BaseMessage]) -> Loop[AIMessage]:
+        """The model's reply to `messages`, retried as set (`reply = yield from ...`).
+
+        Raises:
+            ModelFailure: The call failed for good (the message names the last error).
+        """
+        attempt = 0
+        while True:
+            stop = self.stop if self.send_stop else None
+            try:
+                if self.stream_tokens:
+                    reply = yield from stream_reply(self.llm, messages, self.config, stop=stop)
+                else:
+                    reply = yield invoking(self.llm, list(messages), self.config, stop=stop)
+            except BUGS:
+                raise
+            except Exception as error:
+                if stop and rejects_stop(error):
+                    self.send_stop = False  # ask again without it, now and for the rest of the run
+                    continue
+                if not is_transient(error) or attempt == self.retries:
+                    raise ModelFailure(f"{type(error).__name__}: {error}") from error
+                yield sleeping(self.backoff * 2**attempt)
+                attempt += 1
+                continue
+            return reply if isinstance(reply, AIMessage) else AIMessage(content=reply.content)
+
+
+def stream_reply(
+    llm: BaseChatModel, messages: Sequence[BaseMessage], config: RunnableConfig, **kwargs: Any
+) -> Loop[AIMessage]:
+    """The model's reply chunk by chunk: a `ReplyToken` for each; returns the whole `AIMessage`."""
+    chunks = yield Call(
+        partial(llm.stream, list(messages), config, **kwargs),
+        partial(_opened, llm, list(messages), config, **kwargs),
+    )
+    reply: AIMessageChunk | None = None
+    while (chunk := (yield next_event(chunks, chunks))) is not None:
+        reply = chunk if reply is None else reply + chunk
+        if chunk.text:
+            yield ReplyToken(chunk.text)
+    if reply is None:
+        return AIMessage(content="")
+    return cast(AIMessage, whole_message(reply))
+
+
+async def _opened(
+    llm: BaseChatModel, messages: list[BaseMessage], config: RunnableConfig, **kwargs: Any
+) -> AsyncIterator[AIMessageChunk]:
+    return llm.astream(messages, config, **kwargs)
+
+
+def is_transient(error: BaseException) -> bool:
+    """A failure worth retrying: connection, timeout, rate limit or a server-side (5xx) error."""
+    if isinstance(error, ConnectionError | TimeoutError):
+        return True
+    status = getattr(error, "status_code", None)
+    if isinstance(status, int) and (status >= 500 or status == 429):
+        return True
+    return type(error).__name__ in TRANSIENT_NAMES
+
+
+def rejects_stop(error: BaseException) -> bool:
+    """An HTTP 400 whose message is about the `stop` parameter."""
+    return getattr(error, "status_code", None) == 400 and "stop" in str(error).lower()
+
+
+def was_cut_off(reply: AIMessage, stop: Sequence[str]) -> bool:
+    """The reply ended at the model's token limit before it finished its step.
+
+    A reply that went on past its step (into a made-up observation, which happens when `stop`
+    was not sent) was not cut where it matters: the parser drops that rest.
+    """
+    finish = (reply.response_metadata or {}).get("finish_reason")
+    if finish != "length":
+        return False
+    return not any(marker.strip() and marker.strip() in reply.text for marker in stop)

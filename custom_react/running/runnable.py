@@ -1,0 +1,182 @@
+"""`StepRunnable`: how a loop of step events becomes a LangChain `Runnable`.
+
+A subclass writes one method, `_loop(input, config, stream_tokens)`, that yields step events, ends
+with `RunFinished`, and yields a `calls.Call` wherever it needs the model or a tool. This base
+class derives the rest: `invoke` drains the loop and returns the result dict, `stream` yields the
+events, making each call plainly (`calls.drive`); `ainvoke` and `astream` do the same, awaiting
+each call (`calls.adrive`); all four print each event when a printer is set. Whether the model's
+reply is streamed is decided before the loop starts: when the printer shows the reply as it is
+written, or `stream(..., stream_tokens=True)` asks for its `ReplyToken` events.
+`stream_final_answer` yields only the answer's text (`answer_stream`). `batch`, `abatch`,
+`with_config` and `astream_events` come from `Runnable`. Every run is one chain run in callbacks,
+and the `config` handed to `_loop` already carries the child callbacks, so model and tool runs
+nest under it, the same way in both paths. There is no agent logic here.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from functools import partial
+from typing import Any, ClassVar, cast
+
+from langchain_core.runnables import Runnable, RunnableConfig
+
+from custom_react.events import AgentEvent, ReplyToken, RunFinished
+from custom_react.memory import AgentInput
+from custom_react.printing import ConsolePrinter
+from custom_react.running.answer_stream import afinal_answer_tokens, final_answer_tokens
+from custom_react.running.calls import adrive, drive
+
+# LangChain types these as producing `Output` chunks; ours produce events.
+_Transformer = Callable[..., Any]
+
+
+class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
+    """A `Runnable` whose work is a loop of step events."""
+
+    printer: Callable[[Any], None] | None = None
+    printer_type: ClassVar[type[ConsolePrinter]] = ConsolePrinter
+    """What `watch` plugs in: the plain ReAct transcript, or a subclass's own."""
+
+    def watch(self, verbose: bool, language: str = "en", stream_tokens: bool = True) -> None:
+        """Print every event to the console from now on when `verbose`, for every way of running.
+
+        With `stream_tokens`, the model's reply is shown as it is written (`ConsolePrinter`).
+        """
+        printer = self.printer_type(language=language, stream_tokens=stream_tokens)
+        self.printer = printer if verbose else None
+
+    @abstractmethod
+    def _loop(
+        self, agent_input: AgentInput, config: RunnableConfig, stream_tokens: bool
+    ) -> Generator[Any, Any, None]:
+        """Yield the run's step events, ending with `RunFinished`; and a `Call` for each call.
+
+        With `stream_tokens`, the model is called with `stream` and each piece of its reply is
+        yielded as a `ReplyToken`.
+        """
+
+    def _events(
+        self, agent_input: AgentInput, config: RunnableConfig, tokens: bool = False
+    ) -> Iterator[AgentEvent]:
+        """The loop's events, its calls made plainly; each printed first if `verbose=True`.
+
+        `ReplyToken`s are yielded only when `tokens` asks for them.
+        """
+        for event in drive(self._loop(agent_input, config, self._streams(tokens))):
+            if self._show(event) or tokens:
+                yield event
+
+    async def _aevents(
+        self, agent_input: AgentInput, config: RunnableConfig, tokens: bool = False
+    ) -> AsyncIterator[AgentEvent]:
+        """`_events` with every call awaited."""
+        async for event in adrive(self._loop(agent_input, config, self._streams(tokens))):
+            if self._show(event) or tokens:
+                yield event
+
+    def _streams(self, tokens: bool) -> bool:
+        """Whether this run streams the model's reply: asked for, or shown by the printer."""
+        return tokens or bool(getattr(self.printer, "stream_tokens", False))
+
+    def _show(self, event: Any) -> bool:
+        """Print `event` if verbose; False for a `ReplyToken` (yielded only when asked for)."""
+        if self.printer is not None:
+            self.printer(event)
+        return not isinstance(event, ReplyToken)
+
+    def invoke(
+        self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """Run to the end and return the result dict (see `AgentResult.to_dict`)."""
+        return self._call_with_config(
+            cast(_Transformer, self._drain), input, config, run_type="chain"
+        )
+
+    def _drain(self, agent_input: AgentInput, config: RunnableConfig) -> dict[str, Any]:
+        *_, last = self._events(agent_input, config)  # run to the end, keep the last event
+        return result_of(last)
+
+    async def ainvoke(
+        self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """Async `invoke`: the same loop, each model and tool call awaited."""
+        return await self._acall_with_config(
+            cast(_Transformer, self._adrain), input, config, run_type="chain"
+        )
+
+    async def _adrain(self, agent_input: AgentInput, config: RunnableConfig) -> dict[str, Any]:
+        last: Any = None
+        async for event in self._aevents(agent_input, config):
+            last = event  # run to the end, keep the last event
+        return result_of(last)
+
+    def stream(  # type: ignore[override]  # yields step events, not partial result dicts
+        self,
+        input: AgentInput,
+        config: RunnableConfig | None = None,
+        *,
+        stream_tokens: bool = False,
+        **kwargs: Any,
+    ) -> Iterator[AgentEvent]:
+        """Yield each step event as it happens; the last one is `RunFinished`.
+
+        With `stream_tokens`, the model's reply comes first as it is written: a `ReplyToken`
+        event for each piece (the model is called with `stream`).
+        """
+        loop = cast(_Transformer, partial(self._stream_loop, tokens=stream_tokens))
+        events = self._transform_stream_with_config(iter([input]), loop, config, run_type="chain")
+        yield from cast(Iterator[AgentEvent], events)
+
+    def _stream_loop(
+        self, inputs: Iterator[AgentInput], config: RunnableConfig, tokens: bool
+    ) -> Iterator[AgentEvent]:
+        yield from self._events(next(inputs), config, tokens)
+
+    async def astream(  # type: ignore[override]
+        self,
+        input: AgentInput,
+        config: RunnableConfig | None = None,
+        *,
+        stream_tokens: bool = False,
+        **kwargs: Any,
+    ) -> AsyncIterator[AgentEvent]:
+        """Async `stream`: the same loop, each model and tool call awaited."""
+
+        async def one_input() -> AsyncIterator[AgentInput]:
+            yield input
+
+        loop = cast(_Transformer, partial(self._astream_loop, tokens=stream_tokens))
+        events = self._atransform_stream_with_config(one_input(), loop, config, run_type="chain")
+        async for event in cast(AsyncIterator[AgentEvent], events):
+            yield event
+
+    async def _astream_loop(
+        self, inputs: AsyncIterator[AgentInput], config: RunnableConfig, tokens: bool
+    ) -> AsyncIterator[AgentEvent]:
+        async for event in self._aevents(await anext(inputs), config, tokens):
+            yield event
+
+    def stream_final_answer(
+        self, input: AgentInput, config: RunnableConfig | None = None
+    ) -> Iterator[str]:
+        """Only the Final Answer's text, as the model writes it (`answer_stream`)."""
+        return final_answer_tokens(self.stream(input, config, stream_tokens=True))
+
+    def astream_final_answer(
+        self, input: AgentInput, config: RunnableConfig | None = None
+    ) -> AsyncIterator[str]:
+        """Async `stream_final_answer`."""
+        return afinal_answer_tokens(self.astream(input, config, stream_tokens=True))
+
+
+def result_of(last: Any) -> dict[str, Any]:
+    """The result dict of a run whose last event is `last`.
+
+    Raises:
+        RuntimeError: The loop ended without `RunFinished` (a bug in the loop).
+    """
+    if not isinstance(last, RunFinished):
+        raise RuntimeError("The agent loop ended without a RunFinished event.")
+    return last.result.to_dict()

@@ -1,0 +1,67 @@
+"""The `custom-react` command without a model: help, and clear exit codes for bad settings."""
+
+from __future__ import annotations
+
+import socket
+
+from typer.testing import CliRunner
+
+from custom_react.cli.app import app
+
+runner = CliRunner()
+
+
+def closed_port() -> int:
+    """Return a loopback port that nothing listens on (it was free a moment ago)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_help_lists_the_ask_command():
+    """``--help`` exits 0 and names the ``ask`` command."""
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0 and "ask" in result.output
+
+
+def test_ask_help_lists_its_options():
+    """``ask --help`` lists every option of ``ask``."""
+    result = runner.invoke(app, ["ask", "--help"])
+    for option in ("--lang", "--model", "--base-url", "--max-iterations", "--quiet"):
+        assert option in result.output
+
+
+def test_a_server_that_is_down_is_a_clear_error_with_exit_code_2(monkeypatch):
+    """A base URL nothing answers at ends ``ask`` with exit code 2 and a hint to start it."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    result = runner.invoke(app, ["ask", "hi", "--base-url", url])
+    assert result.exit_code == 2
+    assert "the model call failed" in result.output and "Is the server up?" in result.output
+
+
+def test_bad_settings_are_a_clear_error_with_exit_code_2(monkeypatch):
+    """A malformed setting ends ``ask`` with exit code 2 and one ``error:`` line."""
+    monkeypatch.setenv("CUSTOM_REACT_TEMPERATURE", "hot")
+    result = runner.invoke(app, ["ask", "hi", "--base-url", "http://127.0.0.1:1/v1"])
+    assert result.exit_code == 2 and result.output.startswith("error:")
+
+
+def test_compare_help_lists_its_options():
+    """``compare --help`` lists every option of ``compare``."""
+    result = runner.invoke(app, ["compare", "--help"])
+    for option in ("--questions", "--agents", "--out", "--model", "--base-url", "--max-iterations"):
+        assert option in result.output
+
+
+def test_compare_with_a_server_that_is_down_records_failed_runs(monkeypatch, tmp_path):
+    """A server that is down fails each run, not the command: it exits 0 and saves the report."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    questions = tmp_path / "q.jsonl"
+    questions.write_text('{"id": "a", "question": "1+1?", "expected": 2}\n', encoding="utf-8")
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    args = ["compare", "--questions", str(questions), "--agents", "custom", "--base-url", url]
+    result = runner.invoke(app, [*args, "--out", str(tmp_path / "out")])
+    # A failed model call inside the harness is recorded as that run's failure, not a crash.
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "compare.json").exists()

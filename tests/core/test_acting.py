@@ -1,0 +1,153 @@
+"""Tool resolution, argument mapping, truncation and the error observations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.tools import tool
+
+from custom_react.acting import run_tool as run_tool_steps
+from custom_react.running.calls import Loop
+from custom_react.toolbox import resolve_tool, tool_arguments, truncate
+
+
+def run_plainly(loop: Loop[Any]) -> Any:
+    """Make every call of `loop` plainly and return what it returns (one tool run, say)."""
+    answer: Any = None
+    error: Exception | None = None
+    while True:
+        try:
+            call = loop.throw(error) if error is not None else loop.send(answer)
+        except StopIteration as stop:
+            return stop.value
+        answer, error = None, None
+        try:
+            answer = call.run()
+        except Exception as raised:  # raised inside the loop, where the call was asked for
+            error = raised
+
+
+def run_tool(*args):
+    return run_plainly(run_tool_steps(*args))
+
+
+@tool
+def search(query: str) -> str:
+    """Search."""
+    return query
+
+
+@tool
+def search_news(query: str) -> str:
+    """Search news."""
+    return query
+
+
+@tool
+def read_file(path: str) -> str:
+    """Read a file."""
+    return path
+
+
+@tool
+def calculator(expression: str) -> str:
+    """Calculate."""
+    return expression
+
+
+@tool
+def write_file(path: str, content: str) -> str:
+    """Write a file."""
+    return f"{path}:{content}"
+
+
+@tool
+def current_date() -> str:
+    """Today."""
+    return "today"
+
+
+TOOLS = [search, search_news, read_file, calculator, write_file, current_date]
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("search", "search"),  # exact
+        ("Search", "search"),  # any case
+        ("SEARCH_NEWS", "search_news"),
+        ("**search**", "search"),  # markdown
+        ("`calculator`", "calculator"),
+        ("calculator.", "calculator"),  # trailing punctuation
+        ("calculator。", "calculator"),
+        ('"search"', "search"),
+        ("read\\_file", "read_file"),  # escaped underscore
+        ("read file", "read_file"),  # words
+        ("read-file", "read_file"),
+        ("calc", "calculator"),  # unique prefix
+        ("calculator_tool", "calculator"),  # tool name is a prefix of what was written
+        ("current_date()", "current_date"),
+        ("sea", None),  # ambiguous: search, search_news
+        ("se", None),  # too short for a prefix
+        ("browser", None),
+        ("", None),
+    ],
+)
+def test_resolve_tool(written, expected):
+    found = resolve_tool(written, TOOLS)
+    assert (found.name if found else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("chosen", "tool_input", "expected"),
+    [
+        (search, "rose price", {"query": "rose price"}),
+        (search, {"query": "rose"}, {"query": "rose"}),
+        (search, {"q": "rose"}, {"query": "rose"}),  # one-key object renamed to the only argument
+        (write_file, {"path": "a.txt", "content": "hi"}, {"path": "a.txt", "content": "hi"}),
+        (write_file, "a.txt", {"path": "a.txt"}),  # the tool's validation will report content
+        (current_date, "none", {}),
+    ],
+)
+def test_tool_arguments(chosen, tool_input, expected):
+    assert tool_arguments(chosen, tool_input) == expected
+
+
+def test_missing_argument_is_an_error_observation_not_a_crash():
+    observation, status = run_tool(write_file, {"path": "a.txt"}, {}, None)
+    assert status == "error" and observation.startswith("Error: write_file failed: ValidationError")
+    assert "content" in observation
+
+
+def test_run_tool_returns_the_result_as_text():
+    assert run_tool(write_file, {"path": "a", "content": "b"}, {}, None) == ("a:b", "ok")
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "expected"),
+    [
+        ("abc", 5, "abc"),
+        ("a" * 100, 60, "a" * 32 + "\n…[truncated 68 characters]"),
+        ("word " * 20, 50, "word word word word wo" + "\n…[truncated 78 characters]"),
+        ("abc", None, "abc"),
+    ],
+)
+def test_truncate(text, limit, expected):
+    assert truncate(text, limit) == expected
+    assert len(truncate(text, limit)) <= (limit or len(text))
+
+
+@pytest.mark.parametrize("size", [41, 99, 100, 999, 1000, 10_001])
+def test_truncate_never_goes_over_its_limit(size):
+    for limit in (40, 41, 60, 99, 100, 1000):
+        cut = truncate("x" * size, limit)
+        assert len(cut) <= limit
+        if size > limit:
+            kept = len(cut.split("\n…")[0])
+            assert cut.endswith(f"[truncated {size - kept} characters]")
+
+
+def test_truncate_refuses_a_limit_too_small_for_its_marker():
+    with pytest.raises(ValueError, match="at least 40"):
+        truncate("x" * 100, 10)

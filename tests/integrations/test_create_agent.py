@@ -1,0 +1,225 @@
+"""`TextReActMiddleware` gives `create_agent` text ReAct: scripted replies, the real graph."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from langchain.agents import create_agent
+from langchain.agents.middleware import ModelCallLimitMiddleware
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.tools import BaseTool
+
+from custom_react.compare.runners import create_agent_outcome
+from custom_react.events import PARSE_ERROR_TOOL
+from custom_react.integrations.create_agent import TextReActMiddleware
+from custom_react.testing import Script
+from tests.conftest import Calls
+
+ACTION = "Thought: I need the product.\nAction: calculator\nAction Input: 17 * 23"
+
+
+def run(agent: Any, question: str = "What is 17 * 23?") -> list[BaseMessage]:
+    """The messages a `create_agent` graph ends with."""
+    return agent.invoke({"messages": [HumanMessage(question)]})["messages"]
+
+
+def test_a_text_action_becomes_a_tool_call_the_graph_runs(
+    script: Callable[..., Script], tools: list[BaseTool], calls: Calls
+) -> None:
+    model = script(ACTION, "Thought: I know it.\nFinal Answer: 391")
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
+
+    messages = run(agent)
+
+    assert calls.calls == [("calculator", "17 * 23")]  # create_agent's tools node ran it
+    first = messages[1]
+    assert isinstance(first, AIMessage)
+    assert [(c["name"], c["args"]) for c in first.tool_calls] == [
+        ("calculator", {"expression": "17 * 23"})
+    ]
+    observation = messages[2]
+    assert isinstance(observation, ToolMessage) and observation.text == "391"
+    assert observation.tool_call_id == first.tool_calls[0]["id"]
+    final = messages[-1]
+    assert isinstance(final, AIMessage) and final.text == "391" and not final.tool_calls
+    assert "Final Answer: 391" in final.response_metadata["react_log"]
+
+
+def test_the_model_sees_tools_in_the_prompt_and_the_steps_as_a_transcript(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    model = script(ACTION, "Final Answer: 391")
+    agent = create_agent(
+        model.model, tools, system_prompt="Be brief.", middleware=[TextReActMiddleware()]
+    )
+
+    run(agent)
+
+    first, second = model.prompts
+    system = first[0].text
+    assert system.startswith("Be brief.")  # create_agent's system prompt comes first
+    assert "calculator" in system and "search" in system and "Action Input" in system
+    assert PARSE_ERROR_TOOL not in system  # the middleware's own tool is not offered
+    assert first[-1].text == "Question: What is 17 * 23?\nThought: "  # as our loop starts
+    assert second[-1].text.endswith(
+        "Question: What is 17 * 23?\n" + ACTION + "\nObservation: 391\nThought: "
+    )
+    assert model.stops == [["\nObservation:"], ["\nObservation:"]]
+    assert all(not prompt_has_tools(prompt) for prompt in model.prompts)
+
+
+def prompt_has_tools(messages: list[BaseMessage]) -> bool:
+    """True when a message carries provider tool calls (a bound-tools prompt would)."""
+    return any(isinstance(m, AIMessage) and m.tool_calls for m in messages)
+
+
+def test_a_format_error_goes_back_to_the_model_as_an_observation(
+    script: Callable[..., Script], tools: list[BaseTool], calls: Calls
+) -> None:
+    model = script("Thought: let me think about it.", ACTION, "Final Answer: 391")
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
+
+    messages = run(agent)
+
+    failed = messages[1]
+    assert isinstance(failed, AIMessage)
+    assert failed.tool_calls[0]["name"] == PARSE_ERROR_TOOL
+    error = messages[2]
+    assert isinstance(error, ToolMessage) and error.text.startswith("Invalid format")
+    second_prompt = model.prompts[1][-1].text
+    assert "Thought: let me think about it.\nObservation: Invalid format" in second_prompt
+    assert calls.calls == [("calculator", "17 * 23")]  # the next reply was read and run
+    assert messages[-1].text == "391"
+    outcome = create_agent_outcome(messages)
+    assert outcome.output == "391" and outcome.iterations == 3
+
+
+def test_a_final_answer_ends_the_graph_at_once(
+    script: Callable[..., Script], tools: list[BaseTool], calls: Calls
+) -> None:
+    model = script("Thought: easy.\nFinal Answer: 4")
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
+
+    messages = run(agent, "What is 2 + 2?")
+
+    assert [type(m).__name__ for m in messages] == ["HumanMessage", "AIMessage"]
+    assert messages[-1].text == "4" and calls.calls == []
+
+
+def test_an_unknown_tool_is_the_graphs_error_observation_and_the_model_goes_on(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    model = script("Action: weather\nAction Input: Paris", "Final Answer: I cannot tell.")
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
+
+    messages = run(agent)
+
+    error = messages[2]
+    assert isinstance(error, ToolMessage) and "weather" in error.text
+    assert "Observation: " in model.prompts[1][-1].text
+    assert messages[-1].text == "I cannot tell."
+
+
+def test_a_misspelled_tool_name_and_json_input_are_resolved_like_the_loop_does(
+    script: Callable[..., Script], tools: list[BaseTool], calls: Calls
+) -> None:
+    model = script('Action: `Calculator`\nAction Input: {"expr": "2 * 21"}', "Final Answer: 42")
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
+
+    run(agent)
+
+    assert calls.calls == [("calculator", "2 * 21")]
+
+
+def test_the_model_call_limit_stops_a_model_that_never_answers(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    model = script("Thought: hmm", "Thought: hmm", "Thought: hmm")
+    limit = ModelCallLimitMiddleware(run_limit=3, exit_behavior="end")
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware(), limit])
+
+    messages = run(agent)
+
+    assert len(model.prompts) == 3
+    assert not create_agent_outcome(messages).output
+
+
+def test_chinese_prompt_and_async_run(
+    script: Callable[..., Script], tools: list[BaseTool], calls: Calls
+) -> None:
+    model = script("思考：查一下。\n行动：search\n行动输入：玫瑰", "最终答案：1.2 元")
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware(language="zh")])
+
+    state = asyncio.run(agent.ainvoke({"messages": [HumanMessage("玫瑰批发价多少？")]}))
+
+    assert calls.calls == [("search", "玫瑰")]
+    assert state["messages"][-1].text == "1.2 元"
+    assert "问题" in model.prompts[0][-1].text or "玫瑰批发价多少" in model.prompts[0][-1].text
+
+
+@pytest.mark.parametrize("step_format", ["xml", "json"])
+def test_the_other_step_formats_parse_too(
+    script: Callable[..., Script], tools: list[BaseTool], calls: Calls, step_format: str
+) -> None:
+    replies = {
+        "xml": (
+            "<tool>calculator</tool><tool_input>6 * 7</tool_input>",
+            "<final_answer>42</final_answer>",
+        ),
+        "json": (
+            '```json\n{"action": "calculator", "action_input": "6 * 7"}\n```',
+            '```json\n{"action": "Final Answer", "action_input": "42"}\n```',
+        ),
+    }[step_format]
+    model = script(*replies)
+    agent = create_agent(
+        model.model,
+        tools,
+        middleware=[TextReActMiddleware(format=step_format)],  # type: ignore[arg-type]
+    )
+
+    messages = run(agent)
+
+    assert calls.calls == [("calculator", "6 * 7")]
+    assert messages[-1].text == "42"
+
+
+def test_a_run_to_the_call_limit_ends_by_the_limit_not_a_recursion_error(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    """Eight tool steps, each a call: the harness's runner stops at the limit and reports it."""
+    from custom_react.compare.runners import text_react_runner
+
+    steps = [f"Action: calculator\nAction Input: {n} + 1" for n in range(8)]
+    model = script(*steps)
+    outcome = text_react_runner(model.model, tools, 8)("What is 1 + 1?", {})
+    assert (outcome.iterations, outcome.stop_reason) == (8, "max_iterations")
+
+
+def test_a_second_question_in_the_thread_sees_the_first_exchange_not_its_steps(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    model = script(ACTION, "Final Answer: 391", "Final Answer: 782")
+    agent = create_agent(
+        model.model, tools, middleware=[TextReActMiddleware()], checkpointer=InMemorySaver()
+    )
+    thread = {"configurable": {"thread_id": "t"}}
+    agent.invoke({"messages": [HumanMessage("What is 17 * 23?")]}, thread)
+
+    state = agent.invoke({"messages": [HumanMessage("And twice that?")]}, thread)
+
+    third = model.prompts[2]
+    assert [type(m).__name__ for m in third] == [
+        "SystemMessage",
+        "HumanMessage",
+        "AIMessage",
+        "HumanMessage",
+    ]
+    assert third[1].text == "What is 17 * 23?" and third[2].text == "391"
+    assert not prompt_has_tools(third)  # the first question's tool step is not replayed
+    assert state["messages"][-1].text == "782"

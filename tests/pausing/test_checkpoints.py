@@ -1,0 +1,203 @@
+"""Checkpoints in SQLite: every step written when recorded; runs resumed by id after a crash.
+
+1. A child process running the agent is killed (SIGKILL) in the middle of its third tool call;
+   resuming from the file keeps the two finished steps, runs neither of their tools again, and
+   ends with the answer.
+2. Eight runs of `abatch` writing to one file lose nothing.
+3. A paused run is resumed by id from the file; the CLI lists runs and resumes one.
+4. A file of another format version is refused with a clear message; an unknown id too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.tools import tool
+from typer.testing import CliRunner
+
+from custom_react import CustomReActAgent
+from custom_react.cli.app import app
+from custom_react.pausing.checkpoints import CheckpointError, SQLiteStore
+
+ROOT = Path(__file__).resolve().parents[2]
+CHILD = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from langchain_core.tools import tool
+    from custom_react import CustomReActAgent
+    from custom_react.pausing.checkpoints import SQLiteStore
+    from custom_react.testing import Script
+
+    log = Path(sys.argv[2])
+
+    @tool
+    def read_page(page: str) -> str:
+        '''Read one page of the report.'''
+        with log.open("a") as out:
+            out.write(page + "\\n")
+        if page == "3":
+            time.sleep(600)  # the test kills the process here
+        return f"text of page {page}"
+
+    script = Script(*[f"Action: read_page\\nAction Input: {n}" for n in ("1", "2", "3")])
+    CustomReActAgent(script.model, [read_page], checkpoint=SQLiteStore(sys.argv[1])).invoke("Read pages 1-3.")
+    """
+)
+
+
+def logged_reader(log: Path) -> Any:
+    @tool
+    def read_page(page: str) -> str:
+        """Read one page of the report."""
+        with log.open("a") as out:
+            out.write(page + "\n")
+        return f"text of page {page}"
+
+    return read_page
+
+
+def test_a_run_killed_mid_step_resumes_from_the_file_without_rerunning_its_tools(script, tmp_path):
+    db, log = tmp_path / "runs.db", tmp_path / "calls.log"
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(db), str(log)], cwd=ROOT)
+    deadline = time.monotonic() + 60
+    while "3" not in (log.read_text() if log.exists() else "").split():
+        assert child.poll() is None and time.monotonic() < deadline, (
+            "the child did not get to page 3"
+        )
+        time.sleep(0.05)
+    os.kill(child.pid, signal.SIGKILL)
+    assert child.wait(timeout=10) == -signal.SIGKILL
+    store = SQLiteStore(db)
+    (run,) = store.runs()
+    assert (run.steps, run.stop_reason, run.question) == (2, None, "Read pages 1-3.")
+    model = script("Action: read_page\nAction Input: 3", "Final Answer: the report has 3 pages")
+    agent = CustomReActAgent(model.model, [logged_reader(log)], checkpoint=SQLiteStore(db))
+    result = agent.invoke({"resume": run.run_id})
+    assert log.read_text().split() == ["1", "2", "3", "3"]  # pages 1 and 2 never read again
+    assert result["stop_reason"] == "final_answer" and result["run_id"] == run.run_id
+    assert [obs for _, obs in result["intermediate_steps"]] == [f"text of page {n}" for n in "123"]
+    assert "text of page 2" in model.prompts[0][-1].content  # the model read the stored steps
+    assert result["iterations"] == 4
+    (run,) = store.runs()
+    assert (run.steps, run.stop_reason) == (4, "final_answer")
+
+
+class PerQuestionModel(BaseChatModel):
+    """Answers from the prompt alone (safe to share between concurrent runs): looks up the
+    question's word twice, then answers."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "per-question"
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> ChatResult:
+        prompt = str(messages[-1].content)
+        word = prompt.split("Question:")[-1].split()[0] if "Question:" in prompt else "?"
+        seen = prompt.count("Observation:")
+        text = (
+            f"Action: lookup\nAction Input: {word} {seen}" if seen < 2 else f"Final Answer: {word}"
+        )
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+
+def test_eight_concurrent_runs_write_every_step_to_one_file(tmp_path):
+    @tool
+    def lookup(query: str) -> str:
+        """Look something up."""
+        return f"found {query}"
+
+    db = tmp_path / "runs.db"
+    agent = CustomReActAgent(PerQuestionModel(), [lookup], checkpoint=SQLiteStore(db))
+    questions = [f"q{n} please" for n in range(8)]
+    results = asyncio.run(agent.abatch(questions, {"max_concurrency": 8}))
+    assert [r["output"] for r in results] == [f"q{n}" for n in range(8)]
+    runs = {run.run_id: run for run in SQLiteStore(db).runs()}
+    assert len(runs) == 8 and {r["run_id"] for r in results} == set(runs)
+    for result in results:
+        stored = SQLiteStore(db).load(result["run_id"])
+        assert [s["kind"] for s in stored["steps"]] == ["tool_step", "tool_step", "final_answer"]
+        word = result["output"]
+        assert [s["observation"] for s in stored["steps"][:2]] == [
+            f"found {word} 0",
+            f"found {word} 1",
+        ]
+        assert runs[result["run_id"]].stop_reason == "final_answer"
+
+
+def command_tool(ran: list[str]) -> Any:
+    @tool
+    def run_command(command: str) -> str:
+        """Run a shell command."""
+        ran.append(command)
+        return "a.txt"
+
+    run_command.metadata = {"requires_approval": True}
+    return run_command
+
+
+def test_a_paused_run_is_resumed_by_id_from_the_file(script, tmp_path):
+    db, ran = tmp_path / "runs.db", []
+    ask = script("Action: run_command\nAction Input: ls")
+    first = CustomReActAgent(
+        ask.model, [command_tool(ran)], checkpoint=SQLiteStore(db), approval="interrupt"
+    )
+    paused = first.invoke("What files are there?")
+    assert paused["stop_reason"] == "needs_approval" and ran == []
+    (run,) = SQLiteStore(db).runs()
+    assert (run.run_id, run.stop_reason, run.steps) == (paused["run_id"], "needs_approval", 0)
+    answer = script("Final Answer: a.txt")
+    again = CustomReActAgent(
+        answer.model, [command_tool(ran)], checkpoint=SQLiteStore(db), approval="interrupt"
+    )
+    result = again.invoke({"resume": run.run_id, "decision": {"approve": True}})
+    assert ran == ["ls"] and result["output"] == "a.txt"
+    (run,) = SQLiteStore(db).runs()
+    assert (run.stop_reason, run.steps) == ("final_answer", 2)
+    with pytest.raises(ValueError, match="already ended"):
+        again.invoke({"resume": run.run_id, "decision": {"approve": True}})
+
+
+def test_the_cli_lists_runs_and_explains_a_bad_resume(tmp_path, script):
+    db = tmp_path / "runs.db"
+    CustomReActAgent(script("Final Answer: 4").model, [], checkpoint=SQLiteStore(db)).invoke(
+        "2 + 2?"
+    )
+    listed = CliRunner().invoke(app, ["runs", "--checkpoint", str(db)])
+    assert listed.exit_code == 0 and "final_answer" in listed.output and "2 + 2?" in listed.output
+    bad = CliRunner().invoke(
+        app, ["resume", "run-nope", "--checkpoint", str(db), "--base-url", "http://127.0.0.1:9/v1"]
+    )
+    assert bad.exit_code == 2 and "No run 'run-nope'" in bad.output
+    both = CliRunner().invoke(
+        app, ["resume", "r", "--checkpoint", str(db), "--approve", "--reject", "x"]
+    )
+    assert both.exit_code == 2 and "one of --approve" in both.output
+
+
+def test_a_file_of_another_format_version_is_refused(tmp_path):
+    db = tmp_path / "runs.db"
+    SQLiteStore(db)
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE meta SET value = '99' WHERE key = 'format'")
+    with pytest.raises(
+        CheckpointError, match="format 99; this version of custom-react reads format 1"
+    ):
+        SQLiteStore(db)
+    with pytest.raises(CheckpointError, match="No run 'missing'"):
+        SQLiteStore(tmp_path / "other.db").load("missing")
