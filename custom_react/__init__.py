@@ -19,7 +19,6 @@ middleware, MCP tools) and `cli/` (the `custom-react` command).
 from custom_react.agent import CustomReActAgent
 from custom_react.events import (
     ActionEvent,
-    ActionRequest,
     AgentEvent,
     ApprovalDecided,
     ApprovalRequested,
@@ -37,6 +36,7 @@ from custom_react.pausing.approval import Decision
 from custom_react.printing import ConsolePrinter
 from custom_react.prompt import build_react_prompt
 from custom_react.scratchpad import render_scratchpad
+from custom_react.toolbox import ActionRequest
 
 __all__ = [
     "Action",

@@ -15,7 +15,8 @@ A repeatable tool asked the same thing again first waits its `metadata["poll_int
 seconds. Otherwise the tool runs (`run_tool`, its call a `running.calls.Call`, so `invoke` makes
 it and `ainvoke` awaits it; a tool with only async code, such as an MCP tool, runs its coroutine
 under `invoke` too): whatever it raises becomes an "Error:" observation,
-whatever it returns becomes text, cut to `max_observation_chars` (`toolbox.truncate`).
+whatever it returns becomes text (the loop cuts it to `max_observation_chars` when it records
+the step: `Toolbox.shorten`).
 `act_on_decision` is the same for a paused call resumed with a person's decision.
 """
 
@@ -28,7 +29,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
-from custom_react.events import ActionRequest, ObservationStatus
+from custom_react.events import ObservationStatus
 from custom_react.memory import RunMemory
 from custom_react.pausing.approval import (
     APPROVAL_CONFIG_KEY,
@@ -40,11 +41,11 @@ from custom_react.pausing.approval import (
 )
 from custom_react.running.calls import Call, Loop, invoking, run_coroutine, sleeping
 from custom_react.toolbox import (
+    ActionRequest,
     Toolbox,
     metadata,
     observation_text,
     placeholder_input,
-    truncate,
 )
 
 Observed = tuple[str, ObservationStatus]
@@ -61,13 +62,6 @@ def act(
         memory: The run so far (for the repeated-action guard and the call budget).
         config: The run's config, with its callbacks.
     """
-    observation, status = yield from _guarded(request, toolbox, memory, config)
-    return truncate(observation, toolbox.settings.max_observation_chars), status
-
-
-def _guarded(
-    request: ActionRequest, toolbox: Toolbox, memory: RunMemory, config: RunnableConfig
-) -> Loop[Observed]:
     tool = toolbox.resolve(request.tool)
     if tool is None:
         return unknown_tool_message(request.tool, toolbox.tools), "unknown_tool"
@@ -128,7 +122,7 @@ def act_on_decision(
         status: ObservationStatus = "unknown_tool" if tool is None else "denied"
         return call, refused or "", status
     observation, status = yield from run_tool(tool, call.args, config, lambda name, args: True)
-    return call, truncate(observation, toolbox.settings.max_observation_chars), status
+    return call, observation, status
 
 
 def unknown_tool_message(name: str, tools: list[BaseTool]) -> str:

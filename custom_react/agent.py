@@ -52,6 +52,7 @@ from custom_react.events import (
     RunFinished,
     Step,
     StopReason,
+    ToolStep,
 )
 from custom_react.memory import AgentInput, Ending, RunMemory, open_run
 from custom_react.parser import Action, FinalAnswer, ParseError
@@ -106,26 +107,50 @@ class CustomReActAgent(StepRunnable):
                 run.failures += 1
                 yield run.record(ParseFailure(reply.text, str(error), run.failures, run.iterations))
                 continue
-            run.failures = 0
             if isinstance(step, FinalAnswer):
-                # Final Answer: the model says it is done; the run ends with its words.
-                yield run.record(
-                    FinalAnswerEvent(step.output, step.thought, run.iterations, step.log)
-                )
-                return Ending(step.output, "final_answer")
-            # Action: the model named a tool; its input is bound to the tool's arguments.
-            request = self.toolbox.request(step, run.iterations)
-            yield ActionEvent.of(request)
-            if self.settings.approval == "interrupt" and self.toolbox.requires_approval(
-                request.tool
-            ):
-                # The tool needs a person's approval first: the run ends here, resumable.
-                yield ApprovalRequested(request, run.run_id)
-                return run.paused(request)
-            # Observation: the tool's result, or why it did not run; the model reads either.
-            observation, status = yield from act(request, self.toolbox, run, config)
-            yield ObservationEvent(run.record(request.finished(observation, status)))
+                # Final Answer: the model says it is done; the run ends with it, unless it is
+                # not the answer asked for (then why goes back to the model).
+                ending = yield from self._answer(step, reply.text, run)
+            else:
+                # Action: run exactly one tool; whatever it returns (or raises) is the Observation.
+                run.failures = 0
+                ending = yield from self._act(step, run, config)
+            if ending is not None:
+                return ending
         return (yield from self._stop_early(limit, run, model))
+
+    def _act(self, action: Action, run: RunMemory, config: RunnableConfig) -> Loop[Ending | None]:
+        """Announce the Action, run its tool, record the step; an ending when the run stops here."""
+        request = self.toolbox.request(action, run.iterations)  # the input bound to the tool
+        yield ActionEvent.of(request)
+        if self.toolbox.waits_for_approval(request.tool):
+            # The tool needs a person's approval first: the run ends here, resumable.
+            yield ApprovalRequested(request, run.run_id)
+            return run.paused(request)
+        # Observation: the tool's result, or why it did not run; the model reads either.
+        observation, status = yield from act(request, self.toolbox, run, config)
+        shown = self.toolbox.shorten(observation)
+        yield ObservationEvent(run.record(ToolStep.of(request, shown, status)))
+        if status == "ok" and self.toolbox.returns_directly(request.tool):
+            # The tool's output is the answer itself (`return_direct`): no more model calls.
+            answer = FinalAnswerEvent(observation, "", run.iterations, returned_by=request.tool)
+            yield run.record(answer)
+            return Ending(observation, "final_answer")
+        return None
+
+    def _answer(self, step: FinalAnswer, reply: str, run: RunMemory) -> Loop[Ending | None]:
+        """The run's ending with this Final Answer; None when it goes back to the model."""
+        if self.answers is None:  # no schema, no checks: the answer is taken as written
+            yield run.record(FinalAnswerEvent(step.output, step.thought, run.iterations, step.log))
+            return Ending(step.output, "final_answer")
+        verdict = self.answers.review(step, reply, run, self.language)
+        if verdict.sent_back is not None:
+            yield run.record(verdict.sent_back)  # why it went back is the next Observation
+            return None
+        output = verdict.output
+        yield run.record(FinalAnswerEvent(output, step.thought, run.iterations, step.log))
+        problems = verdict.problems  # retries ran out: returned, with what still fails
+        return Ending(output, "final_answer", structured=verdict.structured, checks_failed=problems)
 
     def _think(self, run: RunMemory, model: ModelCaller, note: str = "") -> Loop[AIMessage]:
         """Ask the model once, with the question and every earlier step; return its reply."""
@@ -186,7 +211,9 @@ class CustomReActAgent(StepRunnable):
         request, observation, status = yield from act_on_decision(
             run.pending, run.decision, self.toolbox, config
         )
-        yield ObservationEvent(run.record(request.finished(observation, status)))
+        yield ObservationEvent(
+            run.record(ToolStep.of(request, self.toolbox.shorten(observation), status))
+        )
 
     def __init__(self, llm: BaseChatModel, tools: Sequence[BaseTool], **options: Any) -> None:
         """Build the agent: the model, its tools, and any `AgentSettings` option by keyword."""
@@ -195,13 +222,17 @@ class CustomReActAgent(StepRunnable):
         self.tools = list(tools)
         self.toolbox = Toolbox(self.tools, self.settings)
         self.format = self.settings.react_format
+        self.language = self.settings.language
+        self.answers = self.settings.answer_rules()
         self.prompt = self.format.build_prompt(
             self.tools,
-            language=self.settings.language,
+            language=self.language,
             examples=self.settings.examples,
             environment=self.settings.environment,
+            system_prompt=self.settings.system_prompt,
+            answer_schema=self.answers.schema if self.answers else None,
         )
         self.stop = self.settings.stop_sequences(self.format.stop)
         self.budget = PromptBudget.of(llm, self.settings.max_prompt_tokens)
         self.store = self.settings.checkpoint
-        self.watch(self.settings.verbose, self.settings.language)  # print every event if verbose
+        self.watch(self.settings.verbose, self.language)  # print every event if verbose

@@ -2,8 +2,8 @@
 
 Small frozen dataclasses named with the paper's words, each with a `type` literal to `match` on;
 `AgentEvent` is the closed set of them. A tool step is announced by `ActionEvent` and finished by
-`ObservationEvent`, which carries the step's one record, `ToolStep` (the `ActionRequest` the model
-made, plus its Observation). `ParseFailure` and `FinalAnswerEvent` are records too. The run's
+`ObservationEvent`, which carries the step's one record, `ToolStep` (the `toolbox.ActionRequest`
+the model made, plus its Observation). `ParseFailure` and `FinalAnswerEvent` are records too. The run's
 memory keeps the records in order (`memory.py`), and each record turns itself into what the
 others need: `to_messages` (LangChain messages), `exchange` (its part of the transcript the model
 reads, `scratchpad.py`) and `to_intermediate_steps` (the legacy pairs). Also: `ReplyToken` (a
@@ -14,17 +14,17 @@ with the `memory.AgentResult`. Events after a model call carry its iteration.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from langchain_core.agents import AgentAction
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCall, ToolMessage
 
 from custom_react.parser import ActionInput
 from custom_react.parsing.markers import strip_think
+from custom_react.toolbox import ActionRequest, action_key
 
 if TYPE_CHECKING:
     from custom_react.memory import AgentResult
@@ -56,31 +56,6 @@ Exchange = tuple[str, str | None]
 
 
 @dataclass(frozen=True)
-class ActionRequest:
-    """The Action the model asked for, bound to its tool: what runs, or what a paused run awaits."""
-
-    thought: str
-    """The reasoning the model wrote before the action."""
-    tool: str
-    """The tool that runs (its real name), or the name as written when no tool has it."""
-    tool_input: ActionInput
-    """The Action Input as parsed (positional call arguments shown by name)."""
-    args: dict[str, Any]
-    """The arguments the tool is called with."""
-    tool_call_id: str
-    """Joins the step to its AIMessage / ToolMessage pair."""
-    iteration: int
-    """Which model call produced the action (1-based)."""
-    log: str
-    """The reply rewritten with plain markers (what the model sees of its step later)."""
-
-    def finished(self, observation: str, status: ObservationStatus) -> ToolStep:
-        """The step this request became: the request and its Observation."""
-        request = {item.name: getattr(self, item.name) for item in fields(ActionRequest)}
-        return ToolStep(**request, observation=observation, status=status)
-
-
-@dataclass(frozen=True)
 class ToolStep(ActionRequest):
     """One Action and its Observation: created once by the loop, yielded, stored."""
 
@@ -89,6 +64,12 @@ class ToolStep(ActionRequest):
     status: ObservationStatus
     """`ok`, or why the tool did not give a normal result."""
     type: Literal["tool_step"] = "tool_step"
+
+    @classmethod
+    def of(cls, request: ActionRequest, observation: str, status: ObservationStatus) -> ToolStep:
+        """The step `request` became: the request and its Observation."""
+        asked = {item.name: getattr(request, item.name) for item in fields(ActionRequest)}
+        return cls(**asked, observation=observation, status=status)
 
     @property
     def ran(self) -> bool:
@@ -157,11 +138,13 @@ class FinalAnswerEvent:
     """Which model call wrote it."""
     log: str = ""
     """The reply rewritten with plain markers."""
+    returned_by: str = ""
+    """The tool whose output is the answer (`return_direct`); "" when the model wrote it."""
     type: Literal["final_answer"] = "final_answer"
 
     def to_messages(self, observe: Observe = str) -> list[BaseMessage]:
-        """The reply that holds the answer."""
-        return [AIMessage(content=self.log)]
+        """The reply that holds the answer (none for a tool's answer: its ToolMessage is last)."""
+        return [] if self.returned_by else [AIMessage(content=self.log)]
 
     def exchange(self) -> Exchange:
         """The reply; nothing follows a final answer."""
@@ -172,7 +155,39 @@ class FinalAnswerEvent:
         return []
 
 
-Step = ToolStep | ParseFailure | FinalAnswerEvent
+@dataclass(frozen=True)
+class AnswerRejected:
+    """A check sent the Final Answer back (`final_answer_checks`); its problems are the observation."""
+
+    output: str
+    """The answer that was sent back."""
+    problems: list[str]
+    """Each failed check's message, with the check's name."""
+    iteration: int = 0
+    """Which model call wrote the answer."""
+    log: str = ""
+    """The reply rewritten with plain markers."""
+    type: Literal["answer_rejected"] = "answer_rejected"
+
+    def to_messages(self, observe: Observe = str) -> list[BaseMessage]:
+        """The reply, and a user turn with the problems as the model read them."""
+        return [AIMessage(content=self.log), HumanMessage(content=observe(self.message))]
+
+    def exchange(self) -> Exchange:
+        """The reply, then the problems as its observation."""
+        return self.log, self.message
+
+    def to_intermediate_steps(self) -> list[tuple[AgentAction, str]]:
+        """None: `intermediate_steps` holds the actions and format errors only."""
+        return []
+
+    @property
+    def message(self) -> str:
+        """What the model reads: the problems, one per line."""
+        return "\n".join(self.problems)
+
+
+Step = ToolStep | ParseFailure | AnswerRejected | FinalAnswerEvent
 """What the run's memory stores, in order: one record per model reply that was kept."""
 
 
@@ -269,19 +284,12 @@ class RunFinished:
     type: Literal["result"] = "result"
 
 
-def action_key(tool: str, args: dict[str, Any]) -> str:
-    """One string per (tool, arguments) pair, whitespace around string values ignored."""
-    normalized = {
-        key: value.strip() if isinstance(value, str) else value for key, value in args.items()
-    }
-    return tool + "\x00" + json.dumps(normalized, sort_keys=True, ensure_ascii=False, default=str)
-
-
 AgentEvent = (
     ActionEvent
     | ObservationEvent
     | ReplyToken
     | ParseFailure
+    | AnswerRejected
     | FinalAnswerEvent
     | LimitReached
     | ApprovalRequested

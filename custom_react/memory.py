@@ -3,8 +3,8 @@
 `open_run` starts a run from the agent's input: a question string or `{"input": ...,
 "chat_history": [...]}` starts a new one; `{"resume": ...}` continues a paused or cut-short run
 with its steps (`pausing/state.py` reads it back). `RunMemory` then keeps the question, the chat
-history, one record per kept model reply (`events.Step`: a `ToolStep`, a `ParseFailure` or the
-`FinalAnswerEvent`), the model calls made, the format errors in a row and the summed token usage.
+history, one record per kept model reply (`events.Step`: a `ToolStep`, a `ParseFailure`, an
+`AnswerRejected` or the `FinalAnswerEvent`), the model calls made, the format errors in a row and the summed token usage.
 The LangChain 1.0 messages (an `AIMessage` with the parsed tool call, then its `ToolMessage`: the
 shape `create_agent` produces), the legacy `intermediate_steps` and the repeated-action check are
 functions of that list, never parallel copies: each record turns itself into its messages. With a
@@ -24,21 +24,18 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, conver
 from langchain_core.messages.ai import UsageMetadata, add_usage
 
 from custom_react.events import (
-    ActionRequest,
-    FinalAnswerEvent,
     Observe,
-    ParseFailure,
     Step,
     StopReason,
     ToolStep,
-    action_key,
 )
 from custom_react.pausing.approval import PAUSED, Decision
 from custom_react.pausing.state import RunStore, resume_run, run_state, step_to_dict
+from custom_react.toolbox import ActionRequest, action_key
 
 AgentInput = str | dict[str, Any]
 """What the agent takes: a question, `{"input": question, "chat_history": [...]}`, or a resume."""
-StepT = TypeVar("StepT", ToolStep, ParseFailure, FinalAnswerEvent)
+StepT = TypeVar("StepT", bound=Step)
 
 
 def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
@@ -71,6 +68,10 @@ class AgentResult:
     """The run's id (the key of its checkpoints, when a store is set)."""
     state: dict[str, Any] | None = None
     """With `stop_reason="needs_approval"`: the run as JSON, to resume it with a decision."""
+    structured_response: Any = None
+    """With `response_format`: the validated answer (an instance of the model, or a dict)."""
+    checks_failed: list[str] = field(default_factory=list)
+    """The `final_answer_checks` the returned answer still failed, once retries ran out."""
 
     def to_dict(self) -> dict[str, Any]:
         """The output dict, keyed like `AgentExecutor(return_intermediate_steps=True)` plus extras."""
@@ -108,6 +109,9 @@ class Ending:
     error: str = ""
     """With `model_error`: what the model call failed with."""
     pending: ActionRequest | None = None
+    structured: Any = None
+    """The validated answer, with `response_format`."""
+    checks_failed: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -125,6 +129,8 @@ class RunMemory(BaseRun):
     """Model calls made so far (a resumed run keeps counting)."""
     failures: int = 0
     """Replies in a row that broke the format."""
+    rejections: int = 0
+    """Final Answers the checks sent back."""
     started: float = field(default_factory=time.monotonic)
     pending: ActionRequest | None = None
     """A resumed run's call that waited for a person's `decision`."""
@@ -182,6 +188,8 @@ class RunMemory(BaseRun):
             error=ending.error,
             run_id=self.run_id,
             state=self.state(ending.pending) if ending.pending is not None else None,
+            structured_response=ending.structured,
+            checks_failed=list(ending.checks_failed),
         )
         if self.store is not None:
             self.store.finish(self.run_id, result)

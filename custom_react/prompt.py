@@ -20,6 +20,7 @@ from typing import Any
 
 from langchain_core.messages import SystemMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
+from langchain_core.prompts.chat import MessageLikeRepresentation
 from langchain_core.tools import BaseTool
 
 from custom_react.prompts import load_template
@@ -41,6 +42,8 @@ def build_react_prompt(
     render: RenderTools | None = None,
     question: str = TEXT_QUESTION,
     example_file: str = "examples",
+    system_prompt: str = "",
+    answer_instructions: str = "",
 ) -> ChatPromptTemplate:
     """Build the ReAct chat prompt.
 
@@ -53,6 +56,8 @@ def build_react_prompt(
         render: How tools are described (default: `render_tools`, the text format's).
         question: The human turn; it must contain `{input}`.
         example_file: Which bundled examples `examples=True` means (the format's own).
+        system_prompt: Your instructions; they open the system turn, before the tool list.
+        answer_instructions: What the Final Answer must be (a schema); they end the system turn.
 
     Returns:
         A prompt to fill with `input`, optional `chat_history` and `agent_scratchpad`.
@@ -60,20 +65,26 @@ def build_react_prompt(
     Raises:
         ValueError: The template lacks a required variable or has one nobody fills.
     """
-    system = _system_template(template, language, environment)
     if examples is True:
         examples = bundled_examples(example_file, language, tools)
-    instructions = system.format(  # filled once: only the question and the steps change
+    system = _system_template(template, language, environment).format(  # filled once
         tools=(render or render_tools)(tools),
         tool_names=", ".join(tool.name for tool in tools),
         examples=examples or "",
         environment=environment,
     )
+    if system_prompt.strip():
+        system = f"{system_prompt.strip()}\n\n{system}"
+    if answer_instructions.strip():
+        system = f"{system.rstrip()}\n\n{answer_instructions.strip()}\n"
     history = MessagesPlaceholder("chat_history", optional=True)
-    prompt = ChatPromptTemplate.from_messages(  # the steps so far continue the question's turn
-        [SystemMessage(instructions), history, ("human", question + "{agent_scratchpad}")]
-    )
-    return prompt.partial(agent_scratchpad="")
+    turns: list[MessageLikeRepresentation] = [
+        SystemMessage(system),
+        history,
+        ("human", question + "{agent_scratchpad}"),
+    ]
+    # The question's turn is continued by the steps so far (`scratchpad.py`).
+    return ChatPromptTemplate.from_messages(turns).partial(agent_scratchpad="")
 
 
 # The tool an example step calls, in the text, XML and JSON formats (the Chinese examples keep

@@ -26,6 +26,8 @@ from custom_react.parsing.markers import MARKERS
 OBSERVATION_PREFIX = MARKERS["observation"] + ": "
 TEXT_CUE = MARKERS["thought"] + ": "
 """Where the transcript ends: with the space, as the legacy prompt ends."""
+REACT_LOG = "react_log"
+"""The `response_metadata` key of a reply's step, when its content is the final answer alone."""
 
 
 def render_observation(observation: str) -> str:
@@ -57,24 +59,34 @@ def render_transcript(
     exchanges: Sequence[Exchange], observe: Observe, cue: str, note: str = ""
 ) -> str:
     """Write (reply, observation) pairs as the transcript the model continues (see above)."""
-    lines: list[str] = []
-    for reply, observation in exchanges:
-        lines.append(with_cue(reply, cue))
-        if observation is not None:
-            lines.append(observe(observation))
+    entries = transcript_entries(exchanges, observe, cue)
     if note:
-        lines.append(note)
+        entries.append(note)
     if cue:
-        lines.append(cue)
-    return "\n" + "\n".join(lines) if lines else ""
+        entries.append(cue)
+    return "\n" + "\n".join(entries) if entries else ""
+
+
+def transcript_entries(exchanges: Sequence[Exchange], observe: Observe, cue: str) -> list[str]:
+    """The transcript's entries, one per reply and one per observation (each maybe multi-line)."""
+    entries: list[str] = []
+    for reply, observation in exchanges:
+        entries.append(with_cue(reply, cue))
+        if observation is not None:
+            entries.append(observe(observation))
+    return entries
 
 
 def message_exchanges(messages: Sequence[BaseMessage]) -> list[Exchange]:
-    """`create_agent`'s step messages as exchanges: each reply, and the tool result after it."""
+    """`create_agent`'s step messages as exchanges: each reply, and the tool result after it.
+
+    A reply whose content became its answer keeps the step it was in `response_metadata`
+    (`REACT_LOG`, set by the text-ReAct middleware); that step is what the model wrote.
+    """
     exchanges: list[Exchange] = []
     for message in messages:
         if isinstance(message, AIMessage):
-            exchanges.append((message.text, None))
+            exchanges.append((message.response_metadata.get(REACT_LOG) or message.text, None))
         elif isinstance(message, ToolMessage) and exchanges:
             exchanges[-1] = (exchanges[-1][0], message.text)
     return exchanges

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
+from custom_react.answering import AnswerRules, AnswerSchema, Check
 from custom_react.formats import EnvironmentOption, FormatName, ReActFormat, get_format
 from custom_react.labels import check_language
 from custom_react.pausing.approval import Approve
@@ -47,6 +48,9 @@ class AgentSettings:
     """Most calls of any one tool in one run; the next call is answered, not run. A tool's
     `metadata["max_calls"]` overrides it; a `repeatable` tool (a job's status check) gets 10
     when neither is set, so polling cannot go on forever. None: no limit."""
+    system_prompt: str = ""
+    """Your instructions for the model (a role, rules, the answer's style): they open the system
+    turn, before the tool list, in every format and language."""
     language: str = "en"
     """"en" or "zh": the prompt template and the printed labels."""
     examples: str | bool | None = True
@@ -76,6 +80,16 @@ class AgentSettings:
     """Most input + output tokens in one run, summed from the replies' usage (None: no limit)."""
     model_retries: int = 2
     """Retries of a transient model failure (connection, timeout, 5xx, 429), with backoff."""
+    response_format: Any = None
+    """The Final Answer as a validated object: a Pydantic model, a `TypedDict` or a JSON-schema
+    dict. The prompt states the schema, the answer is read as JSON and validated, and an invalid
+    one goes back to the model like a format error; `result["structured_response"]` holds it."""
+    final_answer_checks: Sequence[Check] = ()
+    """Checks on the answer, each `check(answer, steps) -> str | None` (`answering.checks`,
+    e.g. `grounded_numbers`): a message goes back to the model as the next Observation."""
+    max_answer_retries: int = 2
+    """How often the checks may send an answer back; then it is returned with
+    `result["checks_failed"]`."""
 
     def __post_init__(self) -> None:
         """Reject options that would fail later, or worse, silently do something else."""
@@ -88,6 +102,10 @@ class AgentSettings:
         if self.repeated_action not in ("warn", "allow"):
             raise ValueError("repeated_action must be 'warn' or 'allow'.")
         check_language(self.language)
+        if not isinstance(self.system_prompt, str):
+            raise TypeError(
+                f"system_prompt must be a string, not {type(self.system_prompt).__name__}."
+            )
         get_format(self.format)  # an unknown format fails here, naming the three
         check_store(self.checkpoint)
         if isinstance(self.stop, str) and self.stop != DEFAULT_STOP:
@@ -95,6 +113,13 @@ class AgentSettings:
                 f"stop must be a list of strings, not the string {self.stop!r}: "
                 f"write stop=[{self.stop!r}] (a bare string would be split into characters)."
             )
+
+    def answer_rules(self) -> AnswerRules | None:
+        """What a Final Answer must be (`response_format`, `final_answer_checks`); None: anything."""
+        if self.response_format is None and not self.final_answer_checks:
+            return None
+        schema = None if self.response_format is None else AnswerSchema(self.response_format)
+        return AnswerRules(schema, self.final_answer_checks, self.max_answer_retries)
 
     @property
     def react_format(self) -> ReActFormat:

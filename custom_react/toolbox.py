@@ -1,7 +1,8 @@
 """Facts about tools: which one the model meant, its arguments, how to call it, what it returned.
 
 `Toolbox` holds the agent's tools and the options that apply to all of them; `request` turns a
-parsed `Action` into the `ActionRequest` the loop announces and runs. Underneath, `resolve_tool`
+parsed `Action` into the `ActionRequest` the loop announces and runs (`action_key` is the call
+as one string, for the repeated-action guard). Underneath, `resolve_tool`
 forgives how models write tool names (case, markdown, escapes, trailing punctuation, a unique
 prefix), and `bind_arguments` maps an Action Input (a call's positional arguments included) onto
 the tool's argument schema. A tool's `metadata` says what the
@@ -16,11 +17,11 @@ import json
 import re
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.tools import BaseTool
 
-from custom_react.events import ActionRequest
 from custom_react.parser import Action, ActionInput
 from custom_react.parsing.action import clean_tool_name
 from custom_react.parsing.action_input import POSITIONAL_ARGS
@@ -37,6 +38,26 @@ REPEATABLE_MAX_CALLS = 10
 
 _SEPARATORS = re.compile(r"[\s-]+")
 _MIN_PREFIX = 3
+
+
+@dataclass(frozen=True)
+class ActionRequest:
+    """The Action the model asked for, bound to its tool: what runs, or what a paused run awaits."""
+
+    thought: str
+    """The reasoning the model wrote before the action."""
+    tool: str
+    """The tool that runs (its real name), or the name as written when no tool has it."""
+    tool_input: ActionInput
+    """The Action Input as parsed (positional call arguments shown by name)."""
+    args: dict[str, Any]
+    """The arguments the tool is called with."""
+    tool_call_id: str
+    """Joins the step to its AIMessage / ToolMessage pair."""
+    iteration: int
+    """Which model call produced the action (1-based)."""
+    log: str
+    """The reply rewritten with plain markers (what the model sees of its step later)."""
 
 
 class Toolbox:
@@ -59,10 +80,20 @@ class Toolbox:
         call_id = f"call_{uuid.uuid4().hex[:12]}"
         return ActionRequest(action.thought, name, tool_input, args, call_id, iteration, action.log)
 
-    def requires_approval(self, name: str) -> bool:
-        """Whether the tool called `name` may run only with a person's approval."""
+    def waits_for_approval(self, name: str) -> bool:
+        """Whether the run pauses before the tool called `name` (it needs approval, and waits)."""
         tool = self._by_name.get(name)
-        return tool is not None and bool(metadata(tool).get("requires_approval"))
+        needs = tool is not None and bool(metadata(tool).get("requires_approval"))
+        return needs and self.settings.approval == "interrupt"
+
+    def returns_directly(self, name: str) -> bool:
+        """Whether the output of the tool called `name` is the run's answer (`return_direct`)."""
+        tool = self._by_name.get(name)
+        return tool is not None and bool(tool.return_direct)
+
+    def shorten(self, observation: str) -> str:
+        """The observation as the model reads it: cut to the agent's `max_observation_chars`."""
+        return truncate(observation, self.settings.max_observation_chars)
 
     def call_budget(self, tool: BaseTool) -> int | None:
         """How often `tool` may run in one run (None: no limit).
@@ -74,6 +105,14 @@ class Toolbox:
         if budget is None and metadata(tool).get("repeatable"):
             return REPEATABLE_MAX_CALLS
         return None if budget is None else int(budget)
+
+
+def action_key(tool: str, args: dict[str, Any]) -> str:
+    """One string per (tool, arguments) pair, whitespace around string values ignored."""
+    normalized = {
+        key: value.strip() if isinstance(value, str) else value for key, value in args.items()
+    }
+    return tool + "\x00" + json.dumps(normalized, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def metadata(tool: BaseTool) -> dict[str, Any]:

@@ -63,6 +63,9 @@ WorkspaceOption = Annotated[
         "--workspace", help="Also file and terminal tools for this folder (commands ask)."
     ),
 ]
+System = Annotated[
+    str, typer.Option("--system", help="Your instructions: they open the system prompt.")
+]
 McpServers = Annotated[
     list[str] | None,
     typer.Option("--mcp-server", help='Also the tools of a stdio MCP server: "python s.py".'),
@@ -82,6 +85,7 @@ def ask(
     checkpoint: Checkpoint = None,
     workspace: WorkspaceOption = None,
     no_stream: NoStream = False,
+    system: System = "",
 ) -> None:
     """Answer QUESTION with the ReAct loop, printing each Thought / Action / Observation."""
     from custom_react.export import save_transcript
@@ -89,7 +93,7 @@ def ask(
     check_save_suffixes(save or [])
     tools = load_tools(mcp_server or [], workspace)
     with open_model(model, base_url) as (llm, _):
-        agent = _agent(llm, tools, lang, max_iterations, checkpoint)
+        agent = _agent(llm, tools, lang, max_iterations, checkpoint, system)
         events = answer(agent, question, lang=lang, quiet=quiet, stream_tokens=not no_stream)
     for path in save or []:
         typer.echo(f"saved: {save_transcript(path, question, events, language=lang)}", err=True)
@@ -102,11 +106,18 @@ def _agent(
     lang: str,
     max_iterations: int,
     checkpoint: Path | None,
+    system: str = "",
 ) -> CustomReActAgent:
     """The CLI's agent; with a checkpoint file, every step is stored and approvals wait."""
     stored = {"checkpoint": SQLiteStore(checkpoint), "approval": "interrupt"} if checkpoint else {}
     return CustomReActAgent(
-        llm, tools, max_iterations=max_iterations, language=lang, examples=True, **stored
+        llm,
+        tools,
+        max_iterations=max_iterations,
+        language=lang,
+        examples=True,
+        system_prompt=system,
+        **stored,
     )
 
 
@@ -133,6 +144,7 @@ def resume(
     mcp_server: McpServers = None,
     workspace: WorkspaceOption = None,
     no_stream: NoStream = False,
+    system: System = "",
 ) -> None:
     """Continue a stored run: paused for approval (give a decision) or cut short by a crash."""
     decisions: list[dict[str, Any]] = []
@@ -146,7 +158,7 @@ def resume(
         raise typer.BadParameter("give one of --approve, --reject and --edit")
     tools = load_tools(mcp_server or [], workspace)
     with open_model(model, base_url) as (llm, _):
-        agent = _agent(llm, tools, lang, max_iterations, checkpoint)
+        agent = _agent(llm, tools, lang, max_iterations, checkpoint, system)
         agent_input = {"resume": run_id, "decision": decisions[0] if decisions else None}
         try:
             events = answer(agent, agent_input, lang=lang, quiet=quiet, stream_tokens=not no_stream)

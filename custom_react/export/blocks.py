@@ -24,7 +24,8 @@ from custom_react.events import (
     RunFinished,
     ToolStep,
 )
-from custom_react.labels import EXPORT, REACT, SEPARATOR, check_language
+from custom_react.export.labels import EXPORT
+from custom_react.labels import REACT, SEPARATOR, check_language
 from custom_react.printing import ENDED_BY_AN_EVENT, decision_text, input_text
 
 BlockKind = Literal[

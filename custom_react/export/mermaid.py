@@ -25,7 +25,7 @@ from custom_react.events import (
     RunFinished,
 )
 from custom_react.export.blocks import labels_for
-from custom_react.labels import MERMAID
+from custom_react.export.labels import MERMAID
 from custom_react.printing import ENDED_BY_AN_EVENT, decision_text, input_text
 
 MERMAID_TEXT_LIMIT = 80

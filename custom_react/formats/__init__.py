@@ -22,6 +22,7 @@ from typing import Literal, get_args
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.tools import BaseTool
 
+from custom_react.answering import AnswerSchema
 from custom_react.environment import environment_option
 from custom_react.events import Observe
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
@@ -64,6 +65,8 @@ class ReActFormat:
     """Ends the transcript the model continues ("Thought: "; "" when a step is one object)."""
     final_answer_nudge: str
     """Asked once on a limit with `early_stopping_method="generate"`."""
+    final_answer: str
+    """How a step writes its Final Answer, `{json}` where the answer goes (for a schema)."""
 
     def build_prompt(
         self,
@@ -72,11 +75,15 @@ class ReActFormat:
         language: str = "en",
         examples: str | bool | None = None,
         environment: EnvironmentOption = False,
+        system_prompt: str = "",
+        answer_schema: AnswerSchema | None = None,
     ) -> ChatPromptTemplate:
         """The chat prompt for this format (see `prompt.build_react_prompt`).
 
-        `environment` adds the OS, the working folder and its files (`environment`).
+        `environment` adds the OS, the working folder and its files (`environment`);
+        `system_prompt` opens the system turn; `answer_schema` (`response_format`) ends it.
         """
+        answer = answer_schema.instructions(language, self.final_answer) if answer_schema else ""
         return build_react_prompt(
             tools,
             language=language,
@@ -86,6 +93,8 @@ class ReActFormat:
             environment=environment_option(environment, language=language),
             render=self.render_tools,
             question=self.question,
+            system_prompt=system_prompt,
+            answer_instructions=answer,
         )
 
 
@@ -100,6 +109,7 @@ TEXT = ReActFormat(
     question=TEXT_QUESTION,
     cue=TEXT_CUE,
     final_answer_nudge=GENERATE_FINAL_ANSWER,
+    final_answer=f"{MARKERS['final_answer']}: {{json}}",
 )
 """The classic text-ReAct format, the default."""
 

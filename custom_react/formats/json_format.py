@@ -125,4 +125,5 @@ FORMAT = ReActFormat(
     question=TEXT_QUESTION,
     cue="",
     final_answer_nudge=f'{NO_STEPS_LEFT}, as {{"final_answer": "..."}}.',
+    final_answer='{"final_answer": {json}}',
 )

@@ -168,4 +168,5 @@ FORMAT = ReActFormat(
     question="<question>{input}</question>",
     cue="",
     final_answer_nudge=f"{NO_STEPS_LEFT}, inside <final_answer>...</final_answer>.",
+    final_answer="<final_answer>{json}</final_answer>",
 )

@@ -36,7 +36,6 @@ from langchain_core.messages import (
     BaseMessage,
     HumanMessage,
     SystemMessage,
-    ToolMessage,
 )
 from langchain_core.messages.tool import ToolCall
 from langchain_core.tools import BaseTool, tool
@@ -45,6 +44,7 @@ from custom_react.events import PARSE_ERROR_TOOL
 from custom_react.formats import FormatName, ReActFormat, get_format
 from custom_react.parser import Action, ParseError
 from custom_react.parsing.markers import strip_think
+from custom_react.scratchpad import REACT_LOG, message_exchanges, render_transcript
 from custom_react.toolbox import bind_arguments, resolve_tool
 
 
@@ -124,16 +124,9 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         )
 
     def scratchpad(self, steps: Sequence[BaseMessage]) -> str:
-        """The steps so far as the transcript the model continues (each reply, its Observation)."""
-        cue = self.step_format.cue
-        lines: list[str] = []
-        for message in steps:
-            if isinstance(message, AIMessage):
-                lines.append(with_cue(message.text, cue))
-            elif isinstance(message, ToolMessage):
-                lines.append(self.step_format.render_observation(message.text))
-        lines += [cue] if cue else []
-        return "\n" + "\n".join(lines) if lines else ""
+        """The steps so far as the transcript the model continues (`scratchpad.py` writes it)."""
+        observe = self.step_format.render_observation
+        return render_transcript(message_exchanges(steps), observe, self.step_format.cue)
 
     def read_reply(self, reply: BaseMessage, tools: Sequence[BaseTool]) -> AIMessage:
         """The model's text reply as `create_agent` needs it: a tool call, the answer, or an error.
@@ -154,7 +147,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
             chosen = resolve_tool(step.tool, tools)
             args, _ = bind_arguments(chosen, step.tool_input)
             return with_call(message, step.log, chosen.name if chosen else step.tool, args)
-        metadata = {**message.response_metadata, "react_log": step.log}
+        metadata = {**message.response_metadata, REACT_LOG: step.log}
         return message.model_copy(
             update={"content": step.output, "tool_calls": [], "response_metadata": metadata}
         )
@@ -176,13 +169,6 @@ def last_human(messages: Sequence[BaseMessage]) -> int | None:
     """Index of the last human turn (the question being answered), if any."""
     found = [i for i, message in enumerate(messages) if isinstance(message, HumanMessage)]
     return found[-1] if found else None
-
-
-def with_cue(text: str, cue: str) -> str:
-    """A reply as the model reads it again: with the cue's label put back when it continued it."""
-    label = cue.rstrip()
-    text = text.strip()
-    return text if not label or text.startswith(label) else f"{label} {text}"
 
 
 def with_call(message: AIMessage, content: str, name: str, args: dict[str, Any]) -> AIMessage:

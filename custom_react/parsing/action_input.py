@@ -2,12 +2,12 @@
 
 `parse_action_input` is shared by every format (the text markers, XML tags, JSON steps, call syntax).
 It unwraps what models put around an input -- a code fence, matching quotes, backticks or bold, a
-stray `** ` or a lone quote -- and reads an object with `repair`, the project's one JSON
+stray `** ` or a lone quote -- and reads an object with `json_repair`, the project's one JSON
 repairer: JSON or a Python-style dict, single quotes, comments, a stop sequence cutting it off, an
 extra closing brace or prose after it. Anything else stays text, as written. `json_input` turns a
 decoded JSON value (a step object's input) into an Action Input, a list becoming positional
 arguments under `POSITIONAL_ARGS`. It knows nothing about tools or ReAct markers (an input written
-as a call of the tool is `tool_calls`' business). Linear time.
+as a call of the tool is `action.py`'s business). Linear time.
 """
 
 from __future__ import annotations

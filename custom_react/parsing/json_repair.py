@@ -8,7 +8,7 @@ comments, and closes what a stop sequence cut off (an open string, a key without
 brackets). It stops at the end of the first value, so a made-up second object (or an extra `}`) is
 never read, and gives up on a value nested deeper than any tool call. Linear time: each character
 is looked at a bounded number of times. It knows nothing about ReAct: `action_input` and
-`tool_calls` decide what an object means.
+`action` decide what an object means.
 """
 
 from __future__ import annotations

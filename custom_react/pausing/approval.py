@@ -23,7 +23,7 @@ from custom_react.parser import ActionInput
 from custom_react.toolbox import bind_arguments
 
 if TYPE_CHECKING:
-    from custom_react.events import ActionRequest
+    from custom_react.toolbox import ActionRequest
 
 Approve = Callable[[str, dict[str, Any]], bool]
 """Asked before a tool with `metadata={"requires_approval": True}` runs: (name, args) -> yes?"""

@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
 
 from custom_react.events import (
-    ActionRequest,
+    AnswerRejected,
     FinalAnswerEvent,
     ParseFailure,
     Step,
     ToolStep,
 )
 from custom_react.pausing.approval import Decision
+from custom_react.toolbox import ActionRequest
 
 if TYPE_CHECKING:
     from custom_react.memory import AgentResult
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 STATE_VERSION = 1
 """Bumped whenever the JSON shape of a run changes; older states are refused, not misread."""
 _KINDS: dict[str, type[Any]] = {
-    kind.type: kind for kind in (ToolStep, ParseFailure, FinalAnswerEvent)
+    kind.type: kind for kind in (ToolStep, ParseFailure, AnswerRejected, FinalAnswerEvent)
 }
 
 

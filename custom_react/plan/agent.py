@@ -81,6 +81,8 @@ class PlanAndExecuteAgent(StepRunnable):
             must contain `{input}`, `{past_steps}`, `{failed_step}`, `{error}` and `{plan}`.
         max_consecutive_parse_failures: Unreadable replies in a row that end a planning stage.
         language: "en" or "zh": the bundled templates and the printed labels.
+        system_prompt: Your instructions for the planner and the replanners, as their system
+            turn (the executor, a `CustomReActAgent`, takes its own `system_prompt`).
         verbose: Print the plans, each step's ReAct transcript and the answer to the console.
     """
 
@@ -98,6 +100,7 @@ class PlanAndExecuteAgent(StepRunnable):
         repair_prompt: str | None = None,
         max_consecutive_parse_failures: int = 2,
         language: str = "en",
+        system_prompt: str = "",
         verbose: bool = False,
     ) -> None:
         if max_steps < 1 or max_consecutive_parse_failures < 1:
@@ -108,6 +111,7 @@ class PlanAndExecuteAgent(StepRunnable):
         self.executor = executor
         self.max_steps = max_steps
         self.language = language
+        self.system_prompt = system_prompt
         self.replan = replan
         self.max_consecutive_parse_failures = max_consecutive_parse_failures
         self.planner = self._chain("planner", planner_prompt, PLANNER_VARIABLES)
@@ -120,7 +124,7 @@ class PlanAndExecuteAgent(StepRunnable):
     ) -> Runnable[dict[str, Any], BaseMessage]:
         """The prompt and the model for one stage, named after it in callbacks."""
         text = template or load_template(name, self.language)
-        prompt = build_plan_prompt(text, variables, self.executor.tools, name)
+        prompt = build_plan_prompt(text, variables, self.executor.tools, name, self.system_prompt)
         return (prompt | self.llm).with_config(run_name=name)
 
     # -- The plan-and-execute loop --------------------------------------------------------------

@@ -14,7 +14,7 @@ plan and the past steps. Printing and exporting them is somebody else's job.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from custom_react.events import (
     AgentEvent,
@@ -138,7 +138,7 @@ class StepLimitReached:
 
 @dataclass(frozen=True)
 class PlanResult(AgentResult):
-    """What a plan-and-execute run returns; `to_dict()` is the `invoke` output.
+    """What a plan-and-execute run returns; `to_dict()` (every field) is the `invoke` output.
 
     The `AgentResult` fields mean: `messages`, the whole run (question, every planner and
     replanner reply, each step's executor messages); `intermediate_steps`, every tool step of
@@ -150,10 +150,6 @@ class PlanResult(AgentResult):
     """The last plan: the steps that were still to do."""
     past_steps: list[tuple[str, str]] = field(default_factory=list)
     """Each executed step and its result, in order."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The `AgentResult` keys plus `plan` and `past_steps`."""
-        return {**super().to_dict(), "plan": self.plan, "past_steps": self.past_steps}
 
 
 PlanEvent = (

@@ -25,8 +25,8 @@ from custom_react.events import (
 )
 from custom_react.export.blocks import labels_for
 from custom_react.export.mermaid import message, note
-from custom_react.labels import PLAN, PLAN_MERMAID
 from custom_react.plan import events as pe
+from custom_react.plan.labels import PLAN, PLAN_MERMAID
 from custom_react.plan.printing import plan_changes
 from custom_react.printing import input_text
 

@@ -2,7 +2,7 @@
 
 `PlanConsolePrinter` renders `PlanMade`, `Replanned`, `PlanRepaired` (the new plan, then what the
 repair inserted, replaced or removed), `StepStarted`, `StepResult`, `FinalResponse`,
-`PlanParseFailure` and `StepLimitReached` with the words of `labels.PLAN`, and hands every other
+`PlanParseFailure` and `StepLimitReached` with the words of `plan/labels.py`, and hands every other
 event (the executor's ReAct steps) to `ConsolePrinter`.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from custom_react.labels import PLAN
 from custom_react.plan import events as pe
+from custom_react.plan.labels import PLAN
 from custom_react.printing import ConsolePrinter
 
 PLAN_COLORS = {"plan": "35", "step": "1;34"}

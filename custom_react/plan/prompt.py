@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from langchain_core.messages import SystemMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
+from langchain_core.prompts.chat import MessageLikeRepresentation
 from langchain_core.tools import BaseTool
 
-from custom_react.labels import PLAN, check_language
+from custom_react.labels import check_language
+from custom_react.plan.labels import PLAN
 from custom_react.prompt import render_tools, template_variables
 from custom_react.prompts import load_template
 
@@ -28,7 +31,11 @@ TOOL_VARIABLES = frozenset({"tools", "tool_names"})
 
 
 def build_plan_prompt(
-    template: str, required: frozenset[str], tools: Sequence[BaseTool], name: str = "plan"
+    template: str,
+    required: frozenset[str],
+    tools: Sequence[BaseTool],
+    name: str = "plan",
+    system_prompt: str = "",
 ) -> ChatPromptTemplate:
     """Build the planner's or replanner's prompt.
 
@@ -37,6 +44,7 @@ def build_plan_prompt(
         required: The variables the template must contain (the rest are filled per call).
         tools: The executor's tools, rendered as `build_react_prompt` renders them.
         name: Who the template is for, in error messages.
+        system_prompt: Your instructions, as a system turn before everything else ("": none).
 
     Returns:
         A prompt whose remaining variables are `required` plus the optional `chat_history` and
@@ -52,8 +60,10 @@ def build_plan_prompt(
         problem = f"misses {sorted(missing)}" if missing else f"uses unknown {sorted(unknown)}"
         raise ValueError(f"The {name} template {problem}; write literal braces as {{{{ }}}}.")
     filled = {"tools": render_tools(tools), "tool_names": ", ".join(tool.name for tool in tools)}
+    system: list[MessageLikeRepresentation] = [SystemMessage(system_prompt.strip())]
     prompt = ChatPromptTemplate.from_messages(
         [
+            *(system if system_prompt.strip() else []),
             MessagesPlaceholder("chat_history", optional=True),
             ("human", template),
             MessagesPlaceholder("feedback", optional=True),

@@ -1,13 +1,17 @@
-"""The ReAct prompt templates, kept as data files beside this module.
+"""The ReAct prompt templates and the loop's messages to the model, kept as data files here.
 
 `load_template("react", "zh")` reads `react_zh.txt`; `load_template("examples", "en")` reads
-the worked few-shot example. The English and Chinese templates share the same `{placeholders}` and
-the same ASCII markers (`Thought:`, `Action:`, ...), so one parser reads replies to either. This module only
-reads files; building the chat prompt lives in `custom_react.prompt`.
+the worked few-shot example. The English and Chinese templates share the same `{placeholders}`
+and the same ASCII markers (`Thought:`, `Action:`, ...), so one parser reads replies to either.
+`load_messages("zh")` reads `messages_zh.toml`: what the loop writes to the model between its
+replies (an answer sent back, say), in the run's language. This module only reads files;
+building the chat prompt lives in `custom_react.prompt`.
 """
 
 from __future__ import annotations
 
+import tomllib
+from functools import cache
 from importlib.resources import files
 
 from custom_react.labels import check_language
@@ -24,3 +28,15 @@ def load_template(name: str, language: str = "en") -> str:
     if not resource.is_file():
         raise ValueError(f"No prompt template {name!r} for language {language!r}.")
     return resource.read_text(encoding="utf-8")
+
+
+@cache
+def load_messages(language: str = "en") -> dict[str, str]:
+    """The loop's messages to the model in `language`, by key, each with its `{placeholders}`.
+
+    Raises:
+        ValueError: The language is not supported.
+    """
+    check_language(language)
+    resource = files(__name__) / f"messages_{language}.toml"
+    return tomllib.loads(resource.read_text(encoding="utf-8"))

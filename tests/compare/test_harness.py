@@ -52,9 +52,8 @@ def test_create_agent_runs_on_a_tool_calling_model_and_parses_nothing() -> None:
     assert report.skipped == {}
     assert (run.correct, run.iterations, run.model_calls, run.tool_calls) == (True, 2, 2, 1)
     assert (run.prompt_tokens, run.completion_tokens, run.parse_failures) == (175, 17, 0)
-    assert run.transcript == [
-        "Action: calculator",
-        'Action Input: {"expression": "12.5% of 2480"}',
+    assert run.transcript == [  # one entry per step, as for the text agents
+        'Action: calculator\nAction Input: {"expression": "12.5% of 2480"}',
         "Observation: 310",
         "Final Answer: 310",
     ]

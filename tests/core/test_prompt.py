@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from langchain_core.tools import tool
 
+from custom_react import CustomReActAgent
 from custom_react.events import FinalAnswerEvent, ParseFailure, ToolStep
+from custom_react.formats import get_format
 from custom_react.prompt import (
     build_react_prompt,
     bundled_examples,
@@ -150,10 +152,16 @@ def test_unknown_language_is_refused():
 
 def test_scratchpad_writes_the_steps_as_one_transcript():
     step = ToolStep(
-        thought="add", tool="calculator", tool_input="1+1", args={"expression": "1+1"},
-        tool_call_id="call_1", observation="2", status="ok", iteration=1,
+        thought="add",
+        tool="calculator",
+        tool_input="1+1",
+        args={"expression": "1+1"},
+        tool_call_id="call_1",
+        iteration=1,
         log="Thought: add\nAction: calculator\nAction Input: 1+1",
-    )  # fmt: skip
+        observation="2",
+        status="ok",
+    )
     failure = ParseFailure("oops", "Invalid format", 1, 2)  # a reply without the Thought label
     final = FinalAnswerEvent("2", "", 3, "Final Answer: 2")
     assert render_scratchpad([step, failure]) == (
@@ -167,3 +175,32 @@ def test_scratchpad_writes_the_steps_as_one_transcript():
         "\nThought: Final Answer: 2\nAnswer now.\nThought: "
     )
     assert render_scratchpad([], cue="") == ""
+
+
+SYSTEM = "You are a careful assistant for a bakery. Give prices in euros."
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("step_format", ["text", "xml", "json"])
+def test_a_system_prompt_opens_the_system_turn_before_the_tool_list(
+    step_format, language, regenerate
+):
+    react_format = get_format(step_format)
+    plain = react_format.build_prompt(TOOLS, language=language)
+    given = react_format.build_prompt(TOOLS, language=language, system_prompt=f"  {SYSTEM}\n")
+    system, *turns = given.format_messages(input="What is 12.5% of 2480?")
+    assert system.text == f"{SYSTEM}\n\n" + plain.format_messages(input="q")[0].text
+    assert system.text.index(SYSTEM) < system.text.index("calculator")
+    assert turns == plain.format_messages(input="What is 12.5% of 2480?")[1:]
+    golden = GOLDEN / f"prompt_{step_format}_{language}_system.txt"
+    if regenerate:
+        golden.write_text(system.text, encoding="utf-8")
+    assert system.text == golden.read_text(encoding="utf-8")
+
+
+def test_the_agent_sends_its_system_prompt_first_and_refuses_a_non_string(script):
+    model = script("Final Answer: 4")
+    CustomReActAgent(model.model, TOOLS, system_prompt=SYSTEM).invoke("2 + 2?")
+    assert model.prompts[0][0].text.startswith(SYSTEM + "\n\n")
+    with pytest.raises(TypeError, match="system_prompt must be a string"):
+        CustomReActAgent(model.model, TOOLS, system_prompt=["not", "text"])

@@ -256,7 +256,7 @@ def test_invoke_returns_the_react_keys_plus_plan_and_past_steps(script, tools):
     result = plan_agent(script(PLAN, *STEP_1, ANSWER).model, tools).invoke({"input": QUESTION})
     assert set(result) == {
         "input", "output", "messages", "intermediate_steps", "iterations", "stop_reason", "usage",
-        "error", "run_id", "state",
+        "error", "run_id", "state", "structured_response", "checks_failed",
         "plan", "past_steps",
     }  # fmt: skip
     roles = [(type(m).__name__, getattr(m, "name", None)) for m in result["messages"]]

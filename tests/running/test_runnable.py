@@ -34,7 +34,7 @@ def test_invoke_returns_the_documented_keys(script, tools):
     result = CustomReActAgent(script(*STEPS).model, tools).invoke({"input": "6 times 7?"})
     assert set(result) == {
         "input", "output", "messages", "intermediate_steps", "iterations", "stop_reason", "usage",
-        "error", "run_id", "state",
+        "error", "run_id", "state", "structured_response", "checks_failed",
     }  # fmt: skip
     assert (result["output"], result["iterations"], result["stop_reason"]) == (
         "42",

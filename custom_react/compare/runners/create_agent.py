@@ -14,11 +14,13 @@ import json
 from collections.abc import Callable, Sequence
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
 from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
+from custom_react.parsing.markers import MARKERS
+from custom_react.scratchpad import message_exchanges, render_observation, transcript_entries
 
 CREATE_AGENT_SYSTEM_PROMPT = (
     "Answer the question as well as you can. Use the tools for facts, prices and arithmetic; "
@@ -86,19 +88,24 @@ def _answer(replies: Sequence[AIMessage]) -> tuple[str, int, str]:
 
 
 def transcript_lines(messages: Sequence[BaseMessage]) -> list[str]:
-    """Provider tool calls and their results as Thought / Action / Observation lines."""
-    lines: list[str] = []
-    for message in messages:
-        if isinstance(message, ToolMessage):
-            lines.append(f"Observation: {message.text}")
-        elif isinstance(message, AIMessage):
-            if message.text.strip():
-                label = "Thought" if message.tool_calls else "Final Answer"
-                lines.append(f"{label}: {message.text.strip()}")
-            for call in message.tool_calls:
-                lines.append(f"Action: {call['name']}")
-                lines.append(f"Action Input: {json.dumps(call['args'], ensure_ascii=False)}")
-    return lines
+    """Provider tool calls and their results as Thought / Action / Observation lines.
+
+    Each reply is written as the text step it stands for, then the one transcript renderer
+    (`scratchpad.transcript_entries`) writes the steps and their observations.
+    """
+    steps = [as_text_step(m) if isinstance(m, AIMessage) else m for m in messages]
+    return transcript_entries(message_exchanges(steps), render_observation, "")
+
+
+def as_text_step(message: AIMessage) -> AIMessage:
+    """A reply with provider tool calls as the ReAct text step it stands for."""
+    label = MARKERS["thought"] if message.tool_calls else MARKERS["final_answer"]
+    lines = [f"{label}: {message.text.strip()}"] if message.text.strip() else []
+    for call in message.tool_calls:
+        lines.append(f"{MARKERS['action']}: {call['name']}")
+        arguments = json.dumps(call["args"], ensure_ascii=False)
+        lines.append(f"{MARKERS['action_input']}: {arguments}")
+    return AIMessage(content="\n".join(lines))
 
 
 def tool_calling_problem(llm: BaseChatModel, tools: Sequence[BaseTool]) -> str | None:

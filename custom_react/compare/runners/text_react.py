@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
@@ -21,6 +21,7 @@ from custom_react.compare.runners.create_agent import create_agent_outcome, recu
 from custom_react.compare.runners.custom import question_language
 from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
 from custom_react.events import PARSE_ERROR_TOOL
+from custom_react.scratchpad import message_exchanges, render_observation, transcript_entries
 
 
 def text_react_runner(
@@ -58,11 +59,6 @@ def text_react_runner(
 
 
 def react_lines(messages: Sequence[BaseMessage]) -> list[str]:
-    """The run as the model wrote it: each ReAct step, then its Observation."""
-    lines: list[str] = []
-    for message in messages:
-        if isinstance(message, ToolMessage):
-            lines.append(f"Observation: {message.text}")
-        elif isinstance(message, AIMessage):
-            lines.append(message.response_metadata.get("react_log") or message.text.strip())
-    return lines
+    """The run as the model wrote it: each ReAct step, then its Observation (`scratchpad.py`)."""
+    exchanges = message_exchanges(messages)
+    return transcript_entries(exchanges, render_observation, "")

@@ -1,0 +1,75 @@
+"""Checks on a Final Answer before it is returned, and one built in: `grounded_numbers`.
+
+A check is `check(answer, steps) -> str | None`: None accepts the answer, a string is why not,
+and it goes back to the model as the next Observation (the agent's `final_answer_checks`, at most
+`max_answer_retries` times; after that the answer is returned with the checks that failed in
+`result["checks_failed"]`, never dropped in silence). `steps` is the run's step records in order,
+a `RunSteps` list that also knows the question and the run's language. `review` runs every check.
+
+`grounded_numbers` rejects an answer holding a number that appears in neither the question nor
+any Observation: on small models the usual wrong answer is a well-formed one with a made-up
+number (a sum never computed, a price never looked up). Numbers are compared by value (`1,240`
+and `1240.0` are one number).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from decimal import Decimal, InvalidOperation
+
+from custom_react.events import Step, ToolStep
+from custom_react.prompts import load_messages
+
+
+class RunSteps(list[Step]):
+    """The run's step records, with the question and the run's language."""
+
+    def __init__(self, steps: Iterable[Step], question: str, language: str = "en") -> None:
+        super().__init__(steps)
+        self.question = question
+        self.language = language
+
+
+Check = Callable[[str, RunSteps], str | None]
+"""`check(answer, steps)`: None to accept the answer, or the message for the model."""
+
+_NUMBER = re.compile(
+    r"(?<![\w.,])[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)|(?<![\w.,])[-−]?\d+(?:\.\d+)?"
+)
+
+
+def review(checks: Sequence[Check], answer: str, steps: RunSteps) -> list[str]:
+    """Every check's message about `answer`, prefixed with the check's name ([]: all passed)."""
+    problems = []
+    for check in checks:
+        message = check(answer, steps)
+        if message:
+            problems.append(f"{getattr(check, '__name__', 'check')}: {message}")
+    return problems
+
+
+def grounded_numbers(answer: str, steps: RunSteps) -> str | None:
+    """Reject an answer with a number that neither the question nor any Observation holds."""
+    seen = numbers_in(steps.question)
+    for step in steps:
+        if isinstance(step, ToolStep):
+            seen |= numbers_in(step.observation)
+    made_up = [written for written in _NUMBER.findall(answer) if _value(written) not in seen]
+    if not made_up:
+        return None
+    listed = ", ".join(dict.fromkeys(made_up))
+    return load_messages(steps.language)["ungrounded_numbers"].format(numbers=listed)
+
+
+def numbers_in(text: str) -> set[Decimal]:
+    """The values of the numbers written in `text`."""
+    return {value for written in _NUMBER.findall(text) if (value := _value(written)) is not None}
+
+
+def _value(written: str) -> Decimal | None:
+    try:
+        value = Decimal(written.replace(",", "").replace("−", "-"))
+    except InvalidOperation:
+        return None
+    return value.normalize() if value != 0 else Decimal(0)

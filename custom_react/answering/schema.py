@@ -1,0 +1,102 @@
+"""A structured Final Answer on any text model: the schema in the prompt, the answer validated.
+
+`AnswerSchema(schema)` takes what `response_format=` takes: a Pydantic model, a `TypedDict` (or a
+dataclass), or a JSON-schema dict. `instructions(language, example)` is the block the prompt ends
+with: the JSON schema, and how the step format writes such an answer. `read(answer)` finds the
+JSON object in the Final Answer's text (forgiving what small models write: `parsing.json_repair`),
+validates it, and returns the value the result's `structured_response` holds: an instance of the
+model, or a dict for a `TypedDict` or a JSON schema (checked with `jsonschema`). An answer that is
+not such an object raises `AnswerInvalid`, whose message, naming the fields, goes back to the
+model as the next Observation. No native tool calls and no provider JSON mode are needed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from custom_react.parsing.json_repair import read_json_object
+from custom_react.prompts import load_messages
+
+
+class AnswerInvalid(ValueError):
+    """The Final Answer is not the JSON object the schema asks for; `str()` is for the model."""
+
+
+class AnswerSchema:
+    """What `response_format` asks of the Final Answer (see the module docstring)."""
+
+    def __init__(self, schema: Any) -> None:
+        """Read `schema`: a Pydantic model, a `TypedDict` or dataclass, or a JSON-schema dict.
+
+        Raises:
+            TypeError: `schema` is none of those.
+        """
+        self.schema = schema
+        if isinstance(schema, dict):
+            import jsonschema  # only for a JSON-schema dict: the other kinds need none
+
+            jsonschema.validators.validator_for(schema).check_schema(schema)
+            self.json_schema: dict[str, Any] = schema
+            self.adapter: TypeAdapter[Any] | None = None
+        else:
+            try:
+                self.adapter = TypeAdapter(schema)
+                self.json_schema = self.adapter.json_schema()
+            except Exception as error:
+                raise TypeError(
+                    "response_format takes a Pydantic model, a TypedDict, a dataclass or a "
+                    f"JSON-schema dict, not {schema!r}"
+                ) from error
+        self.name = str(self.json_schema.get("title") or getattr(schema, "__name__", "answer"))
+
+    def instructions(self, language: str, write_answer: str) -> str:
+        """The prompt's block about the answer; `write_answer` shows the format's way of writing it.
+
+        `write_answer` holds `{json}` where the object goes (`Final Answer: {json}` in text).
+        """
+        schema = json.dumps(self.json_schema, ensure_ascii=False)
+        example = write_answer.replace("{json}", "{...}")
+        return load_messages(language)["answer_schema"].format(schema=schema, example=example)
+
+    def read(self, answer: str, language: str = "en") -> tuple[Any, str]:
+        """The validated answer, and the answer's JSON written cleanly.
+
+        Raises:
+            AnswerInvalid: No JSON object in `answer`, or one the schema rejects (the fields named).
+        """
+        messages = load_messages(language)
+        start = answer.find("{")
+        data = read_json_object(answer, start) if start >= 0 else None
+        if not isinstance(data, dict):
+            raise AnswerInvalid(messages["answer_not_json"])
+        value, problems = self._validate(data, messages)
+        if problems:
+            raise AnswerInvalid(messages["answer_invalid"].format(problems="; ".join(problems)))
+        shown = value.model_dump(mode="json") if isinstance(value, BaseModel) else data
+        return value, json.dumps(shown, ensure_ascii=False)
+
+    def _validate(self, data: dict[str, Any], messages: dict[str, str]) -> tuple[Any, list[str]]:
+        """The validated value, and what is wrong with `data`, one line per field."""
+        field = messages["answer_field"]
+        if self.adapter is None:
+            import jsonschema
+
+            validator = jsonschema.validators.validator_for(self.json_schema)(self.json_schema)
+            errors = validator.iter_errors(data)
+            return data, [
+                field.format(field=_path(e.absolute_path), problem=e.message) for e in errors
+            ]
+        try:
+            return self.adapter.validate_python(data), []
+        except ValidationError as error:
+            return None, [
+                field.format(field=_path(e["loc"]), problem=e["msg"]) for e in error.errors()
+            ]
+
+
+def _path(location: Any) -> str:
+    """A field's place in the answer: `metres`, `items.0.name`; `(answer)` for the whole."""
+    return ".".join(str(part) for part in location) or "(answer)"
