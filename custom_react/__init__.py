@@ -17,9 +17,11 @@ middleware, MCP tools) and `cli/` (the `custom-react` command).
 """
 
 from custom_react.agent import CustomReActAgent
+from custom_react.answering import grounded_numbers
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
+    AnswerRejected,
     ApprovalDecided,
     ApprovalRequested,
     FinalAnswerEvent,
@@ -44,6 +46,7 @@ __all__ = [
     "ActionRequest",
     "AgentEvent",
     "AgentResult",
+    "AnswerRejected",
     "ApprovalDecided",
     "ApprovalRequested",
     "ConsolePrinter",
@@ -59,6 +62,7 @@ __all__ = [
     "RunFinished",
     "ToolStep",
     "build_react_prompt",
+    "grounded_numbers",
     "parse_llm_response",
     "render_scratchpad",
 ]

@@ -44,6 +44,9 @@ REACT = {
         "approve_decision": "approved",
         "edit_decision": "edited, runs with {value}",
         "reject_decision": "rejected: {value}",
+        "rejected": "Answer sent back",
+        "why": "Why",
+        "returned_by": "the output of {tool}",
     },
     "zh": {
         "thought": "思考",
@@ -63,6 +66,9 @@ REACT = {
         "approve_decision": "批准",
         "edit_decision": "修改后运行，输入为 {value}",
         "reject_decision": "拒绝：{value}",
+        "rejected": "答案被退回",
+        "why": "原因",
+        "returned_by": "{tool} 的输出",
     },
 }
 """The live transcript's words (`printing.ConsolePrinter`)."""

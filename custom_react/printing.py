@@ -24,6 +24,7 @@ from rich.console import Console
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
+    AnswerRejected,
     ApprovalDecided,
     ApprovalRequested,
     FinalAnswerEvent,
@@ -117,9 +118,15 @@ class ConsolePrinter:
                 ]
             case LimitReached(reason=reason):
                 return [self._line("error", label["limit"], f"{label['stop_reason']}: {reason}")]
-            case FinalAnswerEvent(output=output, thought=thought):
+            case AnswerRejected(output=output, message=message):
+                return [
+                    self._line("error", label["rejected"], output),
+                    self._line("error", label["why"], message),
+                ]
+            case FinalAnswerEvent(output=output, thought=thought, returned_by=returned_by):
                 lines = [self._line("thought", label["thought"], thought)] if thought else []
-                return [*lines, self._line("final", label["final_answer"], output)]
+                by = f" ({label['returned_by'].format(tool=returned_by)})" if returned_by else ""
+                return [*lines, self._line("final", label["final_answer"] + by, output)]
             case ApprovalRequested(call=call, run_id=run_id):
                 waits = label["waits"].format(tool=call.tool, run_id=run_id)
                 return [self._line("error", label["paused"], waits)]

@@ -13,8 +13,11 @@ model as the next Observation. No native tool calls and no provider JSON mode ar
 from __future__ import annotations
 
 import json
+import sys
+import typing
 from typing import Any
 
+import typing_extensions
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from custom_react.parsing.json_repair import read_json_object
@@ -43,7 +46,7 @@ class AnswerSchema:
             self.adapter: TypeAdapter[Any] | None = None
         else:
             try:
-                self.adapter = TypeAdapter(schema)
+                self.adapter = TypeAdapter(_readable(schema))
                 self.json_schema = self.adapter.json_schema()
             except Exception as error:
                 raise TypeError(
@@ -95,6 +98,17 @@ class AnswerSchema:
             return None, [
                 field.format(field=_path(e["loc"]), problem=e["msg"]) for e in error.errors()
             ]
+
+
+def _readable(schema: Any) -> Any:
+    """`schema` as Pydantic reads it: a `typing.TypedDict` is remade as a `typing_extensions` one.
+
+    Pydantic refuses `typing.TypedDict` before Python 3.12; the fields and their types are kept.
+    """
+    if not (typing.is_typeddict(schema) and sys.version_info < (3, 12)):
+        return schema
+    fields = typing.get_type_hints(schema)
+    return typing_extensions.TypedDict(schema.__name__, fields, total=schema.__total__)  # type: ignore[operator]
 
 
 def _path(location: Any) -> str:

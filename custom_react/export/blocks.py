@@ -15,6 +15,7 @@ from typing import Literal
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
+    AnswerRejected,
     ApprovalDecided,
     ApprovalRequested,
     FinalAnswerEvent,
@@ -38,6 +39,7 @@ BlockKind = Literal[
     "final_answer",
     "paused",
     "decision",
+    "rejected",
 ]
 
 
@@ -86,30 +88,37 @@ def transcript_blocks(
     blocks = [Block("question", question)]
     step = 0  # the model call each block came from
     for event in events:
-        match event:
-            case ActionEvent(thought=thought, tool=tool, tool_input=tool_input):
-                step = event.iteration
-                blocks += [Block("thought", thought, step)] if thought else []
-                blocks.append(Block("action", tool, step, detail=input_text(tool_input)))
-            case ObservationEvent(step=ToolStep(observation=observation, status=status)):
-                blocks.append(Block("observation", observation, step, status=status))
-            case ParseFailure(text=text, error=error):
-                step = event.iteration
-                blocks.append(Block("parse_failure", error, step, detail=text, status="error"))
-            case LimitReached(reason=reason):
-                blocks.append(Block("limit", reason, step, status="error"))
-            case FinalAnswerEvent(output=output, thought=thought):
-                step = event.iteration
-                blocks += [Block("thought", thought, step)] if thought else []
-                blocks.append(Block("final_answer", output, step))
-            case ApprovalRequested(call=call, run_id=run_id):
-                waits = labels["waits"].format(tool=call.tool, run_id=run_id)
-                blocks.append(Block("paused", waits, step, status="error"))
-            case ApprovalDecided(decision=decision):
-                blocks.append(Block("decision", decision_text(decision, labels), step))
-            case RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
-                blocks.append(Block("final_answer", result.output, step, status="stopped"))
+        if isinstance(event, ActionEvent | ParseFailure | AnswerRejected | FinalAnswerEvent):
+            step = event.iteration
+        blocks += event_blocks(event, step, labels)
     return blocks
+
+
+def event_blocks(event: AgentEvent, step: int, labels: dict[str, str]) -> list[Block]:
+    """The blocks of one event of model call `step` ([] for one the transcript does not show)."""
+    match event:
+        case ActionEvent(thought=thought, tool=tool, tool_input=tool_input):
+            thinking = [Block("thought", thought, step)] if thought else []
+            return [*thinking, Block("action", tool, step, detail=input_text(tool_input))]
+        case ObservationEvent(step=ToolStep(observation=observation, status=status)):
+            return [Block("observation", observation, step, status=status)]
+        case ParseFailure(text=text, error=error):
+            return [Block("parse_failure", error, step, detail=text, status="error")]
+        case LimitReached(reason=reason):
+            return [Block("limit", reason, step, status="error")]
+        case AnswerRejected(output=output, message=message):
+            return [Block("rejected", output, step, detail=message, status="error")]
+        case FinalAnswerEvent(output=output, thought=thought, returned_by=returned_by):
+            thinking = [Block("thought", thought, step)] if thought else []
+            return [*thinking, Block("final_answer", output, step, detail=returned_by)]
+        case ApprovalRequested(call=call, run_id=run_id):
+            waits = labels["waits"].format(tool=call.tool, run_id=run_id)
+            return [Block("paused", waits, step, status="error")]
+        case ApprovalDecided(decision=decision):
+            return [Block("decision", decision_text(decision, labels), step)]
+        case RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
+            return [Block("final_answer", result.output, step, status="stopped")]
+    return []
 
 
 def summarize_run(events: Iterable[AgentEvent]) -> RunSummary:

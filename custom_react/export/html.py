@@ -103,6 +103,13 @@ def _block_html(block: Block, label: dict[str, str]) -> str:
                 f"<pre>{escape(block.detail)}</pre>"
                 f'<span class="label">{escape(label["parse_failure"])}{label["colon"]}</span>{escape(block.text)}'
             )
+        case "rejected":
+            head = label["rejected"]
+            why = f'<span class="label">{escape(label["why"])}{label["colon"]}</span>'
+            body = f'<div class="text">{escape(block.text)}</div>{why}{escape(block.detail)}'
+        case "final_answer" if block.detail:  # returned by a tool (`return_direct`)
+            head = f"{label['final_answer']} ({label['returned_by'].format(tool=block.detail)})"
+            body = f'<div class="text">{escape(block.text)}</div>'
         case "limit":
             head = label["limit"]
             body = f"{escape(label['stop_reason'])}{label['sep']}<code>{escape(block.text)}</code>"

@@ -46,6 +46,15 @@ def _markdown_block(block: Block, label: dict[str, str]) -> list[str]:
             return [_bold(label, "reply"), "", _fence(block.detail), "", error]
         case "limit":
             return [f"{_bold(label, 'limit')} {label['stop_reason']}{label['sep']}`{block.text}`"]
+        case "rejected":
+            return [
+                f"{_bold(label, 'rejected')} {_md(block.text)}",
+                "",
+                f"{_bold(label, 'why')} {_md(block.detail)}",
+            ]
+        case "final_answer" if block.detail:  # returned by a tool (`return_direct`)
+            by = f" ({label['returned_by'].format(tool=block.detail)})"
+            return [f"{_bold(label, 'final_answer', by)} {_md(block.text)}"]
     return [f"{_bold(label, block.kind)} {_md(block.text)}"]  # a Thought or the Final Answer
 
 

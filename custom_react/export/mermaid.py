@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
+    AnswerRejected,
     ApprovalDecided,
     ApprovalRequested,
     FinalAnswerEvent,
@@ -97,6 +98,11 @@ def _event_lines(event: AgentEvent, label: dict[str, str]) -> list[str]:
             return [
                 message("Model", "-->>", "Agent", f"{label['reply']}{label['sep']}{text}"),
                 note(f"{label['parse_failure']} ({consecutive}): {error}"),
+            ]
+        case AnswerRejected(output=output, message=why):
+            return [
+                message("Model", "-->>", "Agent", f"{label['final_answer']}{label['sep']}{output}"),
+                note(f"{label['rejected']}{label['sep']}{why}"),
             ]
         case LimitReached(reason=reason, iterations=iterations):
             stopped = f"{label['limit']}{label['sep']}{label['stop_reason']}{label['sep']}{reason}"

@@ -1,0 +1,61 @@
+"""A tool with `return_direct=True` ends the run with its output, as `AgentExecutor` did."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from langchain_core.messages import ToolMessage
+from langchain_core.tools import tool
+
+from custom_react import CustomReActAgent, ObservationEvent, RunFinished
+from custom_react.printing import ConsolePrinter
+
+
+@tool(return_direct=True)
+def lookup_order(order_id: str) -> str:
+    """Look an order up; its status is the answer."""
+    if order_id == "0":
+        raise ValueError("no order 0")
+    return f"Order {order_id}: shipped on 2 December."
+
+
+STEP = "Thought: look it up\nAction: lookup_order\nAction Input: 17"
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+def test_the_tool_output_is_the_answer_with_no_further_model_call(script, way):
+    model = script(STEP)  # one reply only: a second model call would fail the script
+    agent = CustomReActAgent(model.model, [lookup_order])
+    if way == "stream":
+        events = list(agent.stream("Where is order 17?"))
+        assert [type(e).__name__ for e in events] == [
+            "ActionEvent", "ObservationEvent", "FinalAnswerEvent", "RunFinished",
+        ]  # fmt: skip
+        assert events[2].returned_by == "lookup_order"
+        result = events[-1].result.to_dict()
+    else:
+        question = "Where is order 17?"
+        result = agent.invoke(question) if way == "invoke" else asyncio.run(agent.ainvoke(question))
+    assert result["output"] == "Order 17: shipped on 2 December."
+    assert (result["stop_reason"], result["iterations"]) == ("final_answer", 1)
+    assert isinstance(result["messages"][-1], ToolMessage)  # as create_agent ends such a run
+
+
+def test_a_tool_that_fails_goes_back_to_the_model(script):
+    model = script(STEP.replace("17", "0"), "Final Answer: There is no order 0.")
+    events = list(CustomReActAgent(model.model, [lookup_order]).stream("Order 0?"))
+    assert [e.step.status for e in events if isinstance(e, ObservationEvent)] == ["error"]
+    assert (
+        isinstance(events[-1], RunFinished) and events[-1].result.output == "There is no order 0."
+    )
+
+
+def test_the_console_says_whose_output_the_answer_is(script):
+    lines: list[str] = []
+    printer = ConsolePrinter(lines.append, color=False, stream_tokens=False)
+    for event in CustomReActAgent(script(STEP).model, [lookup_order]).stream("Order 17?"):
+        printer(event)
+    assert (
+        lines[-1] == "Final Answer (the output of lookup_order): Order 17: shipped on 2 December."
+    )
