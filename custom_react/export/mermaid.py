@@ -107,17 +107,16 @@ def _event_lines(event: AgentEvent, label: dict[str, str]) -> list[str]:
         case LimitReached(reason=reason, iterations=iterations):
             stopped = f"{label['limit']}{label['sep']}{label['stop_reason']}{label['sep']}{reason}"
             return [note(f"{stopped} ({iterations})")]
-        case FinalAnswerEvent(output=output, thought=thought):
+        case FinalAnswerEvent(output=output, thought=thought, returned_by=returned_by):
             reply = f"{label['thought']}{label['sep']}{thought} / " if thought else ""
-            return [
-                message(
-                    "Model",
-                    "-->>",
-                    "Agent",
-                    f"{reply}{label['final_answer']}{label['sep']}{output}",
-                ),
-                message("Agent", "-->>", "User", f"{label['final_answer']}{label['sep']}{output}"),
-            ]
+            answer = f"{label['final_answer']}{label['sep']}{output}"
+            to_user = message("Agent", "-->>", "User", answer)
+            # The answer is the model's, or a tool's output returned as it is (`return_direct`).
+            return (
+                [to_user]
+                if returned_by
+                else [message("Model", "-->>", "Agent", reply + answer), to_user]
+            )
         case ApprovalRequested(call=call, run_id=run_id):
             waits = label["waits"].format(tool=call.tool, run_id=run_id)
             ask = message("Agent", "->>", "User", label["approve"].format(tool=call.tool))
