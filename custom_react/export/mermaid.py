@@ -107,16 +107,8 @@ def _event_lines(event: AgentEvent, label: dict[str, str]) -> list[str]:
         case LimitReached(reason=reason, iterations=iterations):
             stopped = f"{label['limit']}{label['sep']}{label['stop_reason']}{label['sep']}{reason}"
             return [note(f"{stopped} ({iterations})")]
-        case FinalAnswerEvent(output=output, thought=thought, returned_by=returned_by):
-            reply = f"{label['thought']}{label['sep']}{thought} / " if thought else ""
-            answer = f"{label['final_answer']}{label['sep']}{output}"
-            to_user = message("Agent", "-->>", "User", answer)
-            # The answer is the model's, or a tool's output returned as it is (`return_direct`).
-            return (
-                [to_user]
-                if returned_by
-                else [message("Model", "-->>", "Agent", reply + answer), to_user]
-            )
+        case FinalAnswerEvent():
+            return _answer_lines(event, label)
         case ApprovalRequested(call=call, run_id=run_id):
             waits = label["waits"].format(tool=call.tool, run_id=run_id)
             ask = message("Agent", "->>", "User", label["approve"].format(tool=call.tool))
@@ -126,6 +118,16 @@ def _event_lines(event: AgentEvent, label: dict[str, str]) -> list[str]:
         case RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
             return [message("Agent", "-->>", "User", result.output)]
     return []
+
+
+def _answer_lines(event: FinalAnswerEvent, label: dict[str, str]) -> list[str]:
+    """The model's answer to the agent, then to the user; a tool's (`return_direct`) to the user."""
+    reply = f"{label['thought']}{label['sep']}{event.thought} / " if event.thought else ""
+    answer = f"{label['final_answer']}{label['sep']}{event.output}"
+    to_user = message("Agent", "-->>", "User", answer)
+    if event.returned_by:
+        return [to_user]
+    return [message("Model", "-->>", "Agent", reply + answer), to_user]
 
 
 def _observation_lines(event: ObservationEvent, action: str, label: dict[str, str]) -> list[str]:
