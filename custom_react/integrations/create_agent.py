@@ -12,6 +12,8 @@ at its first reply. `TextReActMiddleware` wraps every model call:
    (`parse_llm_response`, or the XML / JSON format's), and becomes an `AIMessage` whose
    `tool_calls` name the tool and its arguments, so `create_agent`'s own tools node runs it. A
    Final Answer becomes an `AIMessage` with the answer as its text and no call: the graph ends.
+   With `create_agent(..., response_format=Schema)` the schema is stated in the prompt instead of
+   bound as a tool, and the Final Answer is read into it (`structured_response`).
    A reply that breaks the format becomes a call to the middleware's own `_Exception` tool,
    which returns the parser's message: the model reads it as the next Observation and tries
    again (each try is one model call, counted by `create_agent`'s limits).
@@ -40,6 +42,7 @@ from langchain_core.messages import (
 from langchain_core.messages.tool import ToolCall
 from langchain_core.tools import BaseTool, tool
 
+from custom_react.answering import AnswerInvalid, AnswerSchema
 from custom_react.events import PARSE_ERROR_TOOL
 from custom_react.formats import FormatName, ReActFormat, get_format
 from custom_react.parser import Action, ParseError
@@ -60,7 +63,8 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
     Args:
         format: "text" (Thought / Action / Action Input), "xml" or "json" step format.
         language: "en" or "zh" prompt.
-        examples: The bundled few-shot example (True), none (None), or your own text.
+        examples: The bundled few-shot example (True, as for `CustomReActAgent`), none (None),
+            or your own text.
     """
 
     def __init__(
@@ -68,7 +72,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         *,
         format: FormatName = "text",
         language: str = "en",
-        examples: str | bool | None = None,
+        examples: str | bool | None = True,
     ) -> None:
         """Choose the step format, the language and the few-shot example of the prompt."""
         super().__init__()
@@ -82,18 +86,22 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
     ) -> ModelResponse:
         """Ask the model in text ReAct, then turn its reply into a tool call or the answer."""
         tools = request_tools(request)
-        response = handler(self.text_request(request, tools))
-        return ModelResponse(result=[self.read_reply(response.result[-1], tools)])
+        schema = answer_schema(request)
+        response = handler(self.text_request(request, tools, schema))
+        return self.read_reply(response.result[-1], tools, schema)
 
     async def awrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[ModelResponse]]
     ) -> ModelResponse:
         """`wrap_model_call` under `ainvoke` / `astream`."""
         tools = request_tools(request)
-        response = await handler(self.text_request(request, tools))
-        return ModelResponse(result=[self.read_reply(response.result[-1], tools)])
+        schema = answer_schema(request)
+        response = await handler(self.text_request(request, tools, schema))
+        return self.read_reply(response.result[-1], tools, schema)
 
-    def text_request(self, request: ModelRequest, tools: Sequence[BaseTool]) -> ModelRequest:
+    def text_request(
+        self, request: ModelRequest, tools: Sequence[BaseTool], schema: AnswerSchema | None = None
+    ) -> ModelRequest:
         """The same request with the ReAct prompt as its messages and no tools bound.
 
         The question is the last human turn; the steps after it become the transcript; earlier
@@ -105,7 +113,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         history = request.messages[:start] if start is not None else []
         steps = request.messages[start + 1 :] if start is not None else request.messages
         prompt = self.step_format.build_prompt(
-            tools, language=self.language, examples=self.examples
+            tools, language=self.language, examples=self.examples, answer_schema=schema
         )
         system, *turns = prompt.format_messages(
             input=question,
@@ -120,6 +128,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
             system_message=system,
             tools=[],
             tool_choice=None,
+            response_format=None,  # the answer's schema is in the prompt; read here, not bound
             model_settings=settings,
         )
 
@@ -128,29 +137,47 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         observe = self.step_format.render_observation
         return render_transcript(message_exchanges(steps), observe, self.step_format.cue)
 
-    def read_reply(self, reply: BaseMessage, tools: Sequence[BaseTool]) -> AIMessage:
+    def read_reply(
+        self, reply: BaseMessage, tools: Sequence[BaseTool], schema: AnswerSchema | None = None
+    ) -> ModelResponse:
         """The model's text reply as `create_agent` needs it: a tool call, the answer, or an error.
 
         The reply's text is kept as the message's content for a step (what the model reads of
         it later); for a final answer the content is the answer and the step is kept in
-        `response_metadata["react_log"]`.
+        `response_metadata["react_log"]`. With a `schema` (create_agent's `response_format`)
+        the answer is read into it: the response's `structured_response`, or, when it does not
+        fit, an error the model reads as its next Observation (like a format error).
         """
         message = reply if isinstance(reply, AIMessage) else AIMessage(content=reply.text)
         text = message.text
         try:
             step = self.step_format.parse(text)
-        except ParseError as error:
-            return with_call(
+            if isinstance(step, Action):
+                chosen = resolve_tool(step.tool, tools)
+                args, _ = bind_arguments(chosen, step.tool_input)
+                name = chosen.name if chosen else step.tool
+                return ModelResponse(result=[with_call(message, step.log, name, args)])
+            structured, output = (
+                schema.read(step.output, self.language) if schema else (None, step.output)
+            )
+        except (ParseError, AnswerInvalid) as error:
+            call = with_call(
                 message, strip_think(text).strip(), PARSE_ERROR_TOOL, {"error": str(error)}
             )
-        if isinstance(step, Action):
-            chosen = resolve_tool(step.tool, tools)
-            args, _ = bind_arguments(chosen, step.tool_input)
-            return with_call(message, step.log, chosen.name if chosen else step.tool, args)
+            return ModelResponse(result=[call])
         metadata = {**message.response_metadata, REACT_LOG: step.log}
-        return message.model_copy(
-            update={"content": step.output, "tool_calls": [], "response_metadata": metadata}
+        answer = message.model_copy(
+            update={"content": output, "tool_calls": [], "response_metadata": metadata}
         )
+        return ModelResponse(result=[answer], structured_response=structured)
+
+
+def answer_schema(request: ModelRequest) -> AnswerSchema | None:
+    """The schema of create_agent's `response_format` (a strategy's, or given raw), if any."""
+    given = request.response_format
+    if given is None:
+        return None
+    return AnswerSchema(getattr(given, "schema", given))
 
 
 def request_tools(request: ModelRequest) -> list[BaseTool]:

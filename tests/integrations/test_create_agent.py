@@ -11,10 +11,12 @@ from langchain.agents import create_agent
 from langchain.agents.middleware import ModelCallLimitMiddleware
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool
+from pydantic import BaseModel
 
 from custom_react.compare.runners import create_agent_outcome
 from custom_react.events import PARSE_ERROR_TOOL
 from custom_react.integrations.create_agent import TextReActMiddleware
+from custom_react.prompt import bundled_examples
 from custom_react.testing import Script
 from tests.conftest import Calls
 
@@ -223,3 +225,33 @@ def test_a_second_question_in_the_thread_sees_the_first_exchange_not_its_steps(
     assert third[1].text == "What is 17 * 23?" and third[2].text == "391"
     assert not prompt_has_tools(third)  # the first question's tool step is not replayed
     assert state["messages"][-1].text == "782"
+
+
+class Product(BaseModel):
+    """A product of two numbers."""
+
+    value: int
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke"])
+def test_create_agent_gets_a_structured_response_from_a_text_model(
+    script: Callable[..., Script], tools: list[BaseTool], way: str
+) -> None:
+    model = script(ACTION, "Final Answer: 391", 'Final Answer: {"value": 391}')
+    agent = create_agent(
+        model.model, tools, middleware=[TextReActMiddleware()], response_format=Product
+    )
+    state = {"messages": [HumanMessage("What is 17 * 23?")]}
+    result = agent.invoke(state) if way == "invoke" else asyncio.run(agent.ainvoke(state))
+    assert result["structured_response"] == Product(value=391)
+    assert "one JSON object" in model.prompts[2][-1].text  # the invalid answer went back
+    assert '"value"' in model.prompts[0][0].text  # the schema is in the prompt, not bound
+
+
+def test_create_agent_text_react_takes_the_bundled_example_as_the_agent_does(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    model = script("Final Answer: 391")
+    run(create_agent(model.model, tools, middleware=[TextReActMiddleware()]))
+    example = bundled_examples("examples", "en", tools)
+    assert example.strip() and example.strip() in model.prompts[0][0].text
