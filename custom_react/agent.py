@@ -84,7 +84,10 @@ class CustomReActAgent(StepRunnable):
         self, agent_input: AgentInput, config: RunnableConfig, stream_tokens: bool
     ) -> Loop[None]:
         """One run: the ReAct loop, then its result; the last event is always `RunFinished`."""
-        run = open_run(agent_input, self.store, self.format.render_observation)
+        thread = config.get("configurable", {}).get(
+            "thread_id"
+        )  # a conversation, kept in the store
+        run = open_run(agent_input, self.store, self.format.render_observation, thread)
         model = ModelCaller(self.llm, config, self.stop, stream_tokens, self.settings.model_retries)
         ending = yield from self._react(run, model, config)
         yield RunFinished(run.finish(ending))  # every run ends here, with its result
@@ -155,17 +158,21 @@ class CustomReActAgent(StepRunnable):
     def _think(self, run: RunMemory, model: ModelCaller, note: str = "") -> Loop[AIMessage]:
         """Ask the model once, with the question and every earlier step; return its reply."""
         build = partial(self._prompt, run, note=note)
-        # Older observations are shortened when the prompt would not fit the token budget.
-        steps = self.budget.fit(run.steps, build) if self.budget else run.steps
-        reply = yield from model.reply(build(steps))
+        steps: Sequence[Step] = run.steps
+        history: Sequence[BaseMessage] = run.chat_history
+        if self.budget is not None:  # what does not fit goes: old conversation, old observations
+            steps, history = self.budget.fit(steps, history, build)
+        reply = yield from model.reply(build(steps, history=history))
         run.count_usage(reply)
         return reply
 
-    def _prompt(self, run: RunMemory, steps: Sequence[Step], note: str = "") -> list[BaseMessage]:
-        """The messages the model reads: system prompt, question, then the steps as one transcript."""
+    def _prompt(
+        self, run: RunMemory, steps: Sequence[Step], history: Sequence[BaseMessage], note: str = ""
+    ) -> list[BaseMessage]:
+        """The messages the model reads: system prompt, history, question, then the steps."""
         scratchpad = render_scratchpad(steps, self.format.render_observation, self.format.cue, note)
         return self.prompt.format_messages(
-            input=run.question, chat_history=run.chat_history, agent_scratchpad=scratchpad
+            input=run.question, chat_history=list(history), agent_scratchpad=scratchpad
         )
 
     def _parse(self, reply: AIMessage) -> Action | FinalAnswer:

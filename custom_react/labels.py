@@ -47,6 +47,7 @@ REACT = {
         "rejected": "Answer sent back",
         "why": "Why",
         "returned_by": "the output of {tool}",
+        "you": "You",
     },
     "zh": {
         "thought": "思考",
@@ -69,6 +70,7 @@ REACT = {
         "rejected": "答案被退回",
         "why": "原因",
         "returned_by": "{tool} 的输出",
+        "you": "你",
     },
 }
 """The live transcript's words (`printing.ConsolePrinter`)."""

@@ -8,7 +8,8 @@ history, one record per kept model reply (`events.Step`: a `ToolStep`, a `ParseF
 The LangChain 1.0 messages (an `AIMessage` with the parsed tool call, then its `ToolMessage`: the
 shape `create_agent` produces), the legacy `intermediate_steps` and the repeated-action check are
 functions of that list, never parallel copies: each record turns itself into its messages. With a
-checkpoint store, each record is written as it is kept. It decides nothing and renders nothing.
+checkpoint store, each record is written as it is kept, and a run of a thread begins with the
+thread's earlier questions and answers as its chat history. It decides nothing and renders nothing.
 """
 
 from __future__ import annotations
@@ -135,6 +136,8 @@ class RunMemory(BaseRun):
     pending: ActionRequest | None = None
     """A resumed run's call that waited for a person's `decision`."""
     decision: Decision | None = None
+    thread_id: str | None = None
+    """The conversation the run belongs to (`config["configurable"]["thread_id"]`), if any."""
 
     def record(self, step: StepT) -> StepT:
         """Keep one step record and return it (the loop yields it); write it to the store."""
@@ -170,7 +173,9 @@ class RunMemory(BaseRun):
 
     def state(self, pending: ActionRequest | None = None) -> dict[str, Any]:
         """The run as JSON data, enough to resume it in another process (`pausing/state.py`)."""
-        return run_state(self.question, self.chat_history, self.steps, self.run_id, pending)
+        return run_state(
+            self.question, self.chat_history, self.steps, self.run_id, pending, self.thread_id
+        )
 
     def finish(self, ending: Ending) -> AgentResult:
         """Close the run: the question, every step, the final answer and the totals.
@@ -196,8 +201,13 @@ class RunMemory(BaseRun):
         return result
 
 
-def open_run(agent_input: AgentInput, store: RunStore | None, observe: Observe) -> RunMemory:
+def open_run(
+    agent_input: AgentInput, store: RunStore | None, observe: Observe, thread_id: Any = None
+) -> RunMemory:
     """The memory a run starts with (see the module docstring); registered in `store`, if any.
+
+    A new question of a thread (`thread_id`, with a `store`) gets the thread's earlier questions
+    and answers first in its chat history; their tool steps stay with their runs.
 
     Raises:
         TypeError: The input is neither a question nor a resume.
@@ -213,15 +223,26 @@ def open_run(agent_input: AgentInput, store: RunStore | None, observe: Observe) 
             iterations=start.iterations,
             pending=start.pending,
             decision=start.decision,
+            thread_id=start.thread_id,
         )
     else:
         question, chat_history = read_input(agent_input)
-        memory = RunMemory(question, chat_history)
+        thread = None if thread_id is None else str(thread_id)
+        if thread is not None and store is not None:
+            chat_history = [*conversation(store.history(thread)), *chat_history]
+        memory = RunMemory(question, chat_history, thread_id=thread)
     memory.observe = observe
     memory.store = store
     if store is not None:
         store.begin(memory.run_id, memory.state())
     return memory
+
+
+def conversation(history: Sequence[tuple[str, str]]) -> list[BaseMessage]:
+    """Earlier questions and answers as chat turns: a human turn, then the answer."""
+    return [
+        turn for question, answer in history for turn in (HumanMessage(question), AIMessage(answer))
+    ]
 
 
 def to_messages(steps: Sequence[Step], observe: Observe = str) -> list[BaseMessage]:

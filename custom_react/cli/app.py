@@ -122,6 +122,42 @@ def _agent(
 
 
 @app.command()
+def chat(
+    checkpoint: Checkpoint = None,
+    thread: Annotated[
+        str, typer.Option(help="The conversation to go on with (new if unknown).")
+    ] = "chat",
+    lang: Lang = "en",
+    model: Model = None,
+    base_url: BaseUrl = None,
+    max_iterations: MaxIterations = 8,
+    quiet: Quiet = False,
+    mcp_server: McpServers = None,
+    workspace: WorkspaceOption = None,
+    no_stream: NoStream = False,
+    system: System = "",
+) -> None:
+    """Talk with the agent: each question sees the thread's earlier questions and answers."""
+    from custom_react.cli.chat import ask_approval, converse
+    from custom_react.pausing.state import MemoryStore
+
+    tools = load_tools(mcp_server or [], workspace)
+    store = SQLiteStore(checkpoint) if checkpoint else MemoryStore()
+    with open_model(model, base_url) as (llm, _):
+        agent = CustomReActAgent(
+            llm,
+            tools,
+            max_iterations=max_iterations,
+            language=lang,
+            examples=True,
+            system_prompt=system,
+            checkpoint=store,
+            approve=ask_approval,
+        )
+        converse(agent, thread, lang=lang, quiet=quiet, stream_tokens=not no_stream)
+
+
+@app.command()
 def runs(checkpoint: Annotated[Path, typer.Option(help="The SQLite checkpoint file.")]) -> None:
     """List the runs stored in a checkpoint file: id, steps, how each ended, question."""
     for run in SQLiteStore(checkpoint).runs():

@@ -19,6 +19,7 @@ from typing import Any
 import typer
 from dotenv import load_dotenv
 from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
 from custom_react.agent import CustomReActAgent
@@ -58,6 +59,7 @@ def answer(
     lang: str,
     quiet: bool,
     stream_tokens: bool = True,
+    config: RunnableConfig | None = None,
 ) -> list[AgentEvent]:
     """Run the agent (a question, or a run to resume), printing the transcript unless quiet.
 
@@ -66,7 +68,7 @@ def answer(
     """
     streams = stream_tokens and not quiet
     printer = ConsolePrinter((lambda line: None) if quiet else None, language=lang)
-    events = agent.stream(agent_input, stream_tokens=streams)
+    events = agent.stream(agent_input, config, stream_tokens=streams)
     shown = show_live(events, printer, spinner=False if quiet else None)
     return [event for event in shown if not isinstance(event, ReplyToken)]
 

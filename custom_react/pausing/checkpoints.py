@@ -137,6 +137,16 @@ class SQLiteStore:
         state: dict[str, Any] = json.loads(row[0])
         return {**state, "steps": [json.loads(step) for (step,) in steps]}
 
+    def history(self, thread_id: str) -> list[tuple[str, str]]:
+        """The (question, answer) of each run of the thread that ended with its answer, in order."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT question, output FROM runs WHERE json_extract(state, '$.thread_id') = ? "
+                "AND stop_reason = 'final_answer' ORDER BY created, rowid",
+                (thread_id,),
+            ).fetchall()
+        return [(question, output) for question, output in rows]
+
     def runs(self) -> list[RunInfo]:
         """Every stored run, the newest first."""
         with self._connect() as db:

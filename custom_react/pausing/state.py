@@ -2,15 +2,19 @@
 
 `run_state` writes a run (question, earlier conversation, every step record, the waiting call)
 as plain JSON data with `STATE_VERSION`; `read_state` reads it back as a `RunStart`.
-`resume_run` reads the agent's `{"resume": state_or_run_id, "decision": ...}` input: the `state`
-a paused run returned, or a run id looked up in a checkpoint store (`RunStore`, such as
-`checkpoints.SQLiteStore`). A resumed run keeps its steps: their tools never run again, and the
+`RunStore` is what the agent's `checkpoint=` takes; `MemoryStore` is one in memory
+(`checkpoints.SQLiteStore` is one in a file). A store also keeps threads: `history(thread_id)` is
+what a new question of the thread sees of the earlier ones. `resume_run` reads the agent's
+`{"resume": state_or_run_id, "decision": ...}` input: the `state` a paused run returned, or a run
+id looked up in the store. A resumed run keeps its steps: their tools never run again, and the
 model is asked for the next step from where it stopped. A new question never comes here
 (`memory.open_run`).
 """
 
 from __future__ import annotations
 
+import json
+import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -53,6 +57,71 @@ class RunStore(Protocol):
     def load(self, run_id: str) -> dict[str, Any]:
         """The run's state, as `run_state` wrote it, with every step written so far."""
 
+    def history(self, thread_id: str) -> list[tuple[str, str]]:
+        """The (question, answer) of every run of the thread that ended with its answer, in order."""
+
+
+class MemoryStore:
+    """A `RunStore` in this process's memory: threads and resumable runs for as long as it lives.
+
+    What `SQLiteStore` keeps in a file, kept in dicts (each state copied as JSON, as a file would):
+    for a chat session, or tests, with nothing written to disk.
+    """
+
+    def __init__(self) -> None:
+        self._runs: dict[str, dict[str, Any]] = {}
+        self._steps: dict[str, dict[int, dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def begin(self, run_id: str, state: dict[str, Any]) -> None:
+        """Register a run (and the steps it already has); a known run is left as it is."""
+        with self._lock:
+            if run_id not in self._runs:
+                self._runs[run_id] = {"state": _copy(state), "stop_reason": None, "output": None}
+                self._steps[run_id] = dict(enumerate(_copy(state["steps"])))
+
+    def add_step(self, run_id: str, index: int, step: dict[str, Any]) -> None:
+        """Write the run's step number `index`."""
+        with self._lock:
+            self._steps[run_id][index] = _copy(step)
+
+    def finish(self, run_id: str, result: AgentResult) -> None:
+        """Write how the run ended (and its state, when it paused)."""
+        with self._lock:
+            run = self._runs[run_id]
+            run["state"] = (
+                _copy(result.state) if result.state else {**run["state"], "pending": None}
+            )
+            run["stop_reason"] = result.stop_reason
+            run["output"] = result.output
+
+    def load(self, run_id: str) -> dict[str, Any]:
+        """The run's state with every step written so far.
+
+        Raises:
+            ValueError: No run has this id.
+        """
+        with self._lock:
+            if run_id not in self._runs:
+                raise ValueError(f"No run {run_id!r} in this memory store.")
+            steps = [self._steps[run_id][i] for i in sorted(self._steps[run_id])]
+            state: dict[str, Any] = _copy({**self._runs[run_id]["state"], "steps": steps})
+            return state
+
+    def history(self, thread_id: str) -> list[tuple[str, str]]:
+        """The (question, answer) of every run of the thread that ended with its answer, in order."""
+        with self._lock:
+            return [
+                (run["state"]["question"], run["output"])
+                for run in self._runs.values()
+                if run["state"].get("thread_id") == thread_id
+                and run["stop_reason"] == "final_answer"
+            ]
+
+
+def _copy(data: Any) -> Any:
+    return json.loads(json.dumps(data, ensure_ascii=False))
+
 
 @dataclass(frozen=True)
 class RunStart:
@@ -64,6 +133,7 @@ class RunStart:
     steps: list[Step] = field(default_factory=list)
     pending: ActionRequest | None = None
     decision: Decision | None = None
+    thread_id: str | None = None
 
     @property
     def iterations(self) -> int:
@@ -90,11 +160,13 @@ def run_state(
     steps: Sequence[Step],
     run_id: str,
     pending: ActionRequest | None = None,
+    thread_id: str | None = None,
 ) -> dict[str, Any]:
     """The run as JSON data: enough to resume it in another process, later."""
     return {
         "version": STATE_VERSION,
         "run_id": run_id,
+        "thread_id": thread_id,
         "question": question,
         "chat_history": messages_to_dict(list(chat_history)),
         "steps": [step_to_dict(step) for step in steps],
@@ -123,6 +195,7 @@ def read_state(state: dict[str, Any]) -> RunStart:
         steps=[step_from_dict(step) for step in state["steps"]],
         run_id=state["run_id"],
         pending=ActionRequest(**pending) if pending else None,
+        thread_id=state.get("thread_id"),
     )
 
 

@@ -1,7 +1,7 @@
 """Keep every prompt within a token budget: older observations are shortened first.
 
-`PromptBudget(llm, max_prompt_tokens).fit(steps, build)` (`fit_steps` underneath) returns the steps
-to show the model so that the prompt
+`PromptBudget.of(llm, max_prompt_tokens).fit(steps, history, build)` returns the steps and the chat
+history to show the model so that the prompt
 `build(steps)` stays within `budget` tokens: the system prompt, the question and the newest step
 stay whole; older observations are cut, oldest first, each with a visible marker that says what
 was cut and where the full text is. A step and its observation are never separated. The run's
@@ -18,14 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import BaseMessage, HumanMessage
 
 from custom_react.events import Step, ToolStep
 
 Build = Callable[[Sequence[Step]], list[BaseMessage]]
 """Writes the prompt for the given steps."""
+BuildWith = Callable[..., list[BaseMessage]]
+"""Writes the prompt for the given steps and `history` (the chat history)."""
 
 KEEP_WHOLE = 1
 """How many of the newest tool steps are never shortened."""
@@ -95,9 +98,28 @@ class PromptBudget:
         limit = max_prompt_tokens or prompt_budget(llm)
         return None if limit is None else cls(llm, limit)
 
-    def fit(self, steps: Sequence[Step], build: Build) -> list[Step]:
-        """The steps to show so that `build(steps)` fits (see `fit_steps`)."""
-        return fit_steps(steps, build, self.limit, self.count)
+    def fit(
+        self, steps: Sequence[Step], history: Sequence[BaseMessage], build: BuildWith
+    ) -> tuple[list[Step], list[BaseMessage]]:
+        """The steps and the chat history to show so that `build(steps, history)` fits.
+
+        The oldest turns of the history (a thread's earlier questions and answers) are left out
+        first, a question with its answer: what this run found outranks an old conversation.
+        Then older observations are shortened (`fit_steps`).
+        """
+        kept = list(history)
+        while kept and self.count(build(steps, kept)) > self.limit:
+            kept = without_oldest_turn(kept)
+        shown = fit_steps(steps, partial(build, history=kept), self.limit, self.count)
+        return shown, kept
+
+
+def without_oldest_turn(history: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The history without its first question and what answered it (up to the next question)."""
+    rest = list(history[1:])
+    while rest and not isinstance(rest[0], HumanMessage):
+        rest.pop(0)
+    return rest
 
 
 def fit_steps(

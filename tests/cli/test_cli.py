@@ -65,3 +65,16 @@ def test_compare_with_a_server_that_is_down_records_failed_runs(monkeypatch, tmp
     # A failed model call inside the harness is recorded as that run's failure, not a crash.
     assert result.exit_code == 0, result.output
     assert (tmp_path / "out" / "compare.json").exists()
+
+
+def test_ask_system_reaches_the_start_of_the_system_prompt(monkeypatch):
+    from tests.scripted_server import ScriptedServer
+
+    with ScriptedServer(["Final Answer: 4 euros"]) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        result = CliRunner().invoke(
+            app, ["ask", "2 + 2?", "--system", "Answer in euros.", "--quiet", "--no-stream"]
+        )
+        assert result.exit_code == 0, result.output
+        system = server.requests[0]["messages"][0]
+    assert system["role"] == "system" and system["content"].startswith("Answer in euros.\n\n")

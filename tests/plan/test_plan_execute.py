@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from custom_react import CustomReActAgent, RunFinished
 from custom_react.events import (
@@ -574,3 +574,16 @@ def test_the_result_event_types_are_a_closed_set():
         "plan", "step_started", "step_result", "replan", "response", "plan_parse_failure", "step_limit",
     }  # fmt: skip
     assert not kinds & {cls.__dataclass_fields__["type"].default for cls in AgentEvent.__args__}
+
+
+def test_a_system_prompt_opens_the_planner_and_replanner_turns(script, tools):
+    model = script(PLAN, *STEP_1, ANSWER)
+    agent = plan_agent(model.model, tools, system_prompt="Plan in at most two steps.")
+    agent.invoke(QUESTION)
+    planner, *_, replanner = model.prompts
+    for prompt in (planner, replanner):
+        assert (
+            isinstance(prompt[0], SystemMessage) and prompt[0].text == "Plan in at most two steps."
+        )
+    executor = model.prompts[1]
+    assert "Plan in at most two steps." not in executor[0].text  # the executor has its own
