@@ -30,6 +30,7 @@ from custom_react.events import (
     ParseFailure,
     ReplyToken,
     RunFinished,
+    SubAgentEvent,
     ToolStep,
 )
 from custom_react.memory import AgentResult
@@ -60,6 +61,7 @@ __all__ = [
     "ParseFailure",
     "ReplyToken",
     "RunFinished",
+    "SubAgentEvent",
     "ToolStep",
     "build_react_prompt",
     "grounded_numbers",

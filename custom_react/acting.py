@@ -22,6 +22,7 @@ the step: `Toolbox.shorten`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -29,7 +30,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
-from custom_react.events import ObservationStatus
+from custom_react.events import ObservationStatus, ReplyToken, SubAgentEvent
 from custom_react.memory import RunMemory
 from custom_react.pausing.approval import (
     APPROVAL_CONFIG_KEY,
@@ -40,6 +41,7 @@ from custom_react.pausing.approval import (
     denial,
 )
 from custom_react.running.calls import Call, Loop, invoking, run_coroutine, sleeping
+from custom_react.running.sub_agents import RESUME_KEY, SubAgentRun, SubAgentTool
 from custom_react.toolbox import (
     ActionRequest,
     Toolbox,
@@ -76,28 +78,84 @@ def act(
         return over_budget_message(tool.name, budget), "over_budget"
     if earlier is not None and metadata(tool).get("poll_interval"):
         yield sleeping(float(metadata(tool)["poll_interval"]))  # a job being polled: give it time
-    return (yield from run_tool(tool, request.args, config, toolbox.settings.approve))
+    return (yield from run_tool(tool, request, config, toolbox.settings.approve))
+
+
+class SubAgentPaused(Exception):
+    """A sub-agent the tool call ran waits for a person's decision: the outer run pauses too."""
+
+    def __init__(self, state: dict[str, Any], call: ActionRequest) -> None:
+        super().__init__(f"{call.tool} waits for a person's approval")
+        self.state = state
+        """The sub-agent's paused run, resumed with the decision."""
+        self.call = call
+        """The call the person decides about (the sub-agent's, however deep)."""
 
 
 def run_tool(
-    tool: BaseTool, args: dict[str, Any], config: RunnableConfig, approve: Approve | None
+    tool: BaseTool,
+    request: ActionRequest,
+    config: RunnableConfig,
+    approve: Approve | None,
+    resume: dict[str, Any] | None = None,
 ) -> Loop[Observed]:
     """Run one tool, asking for approval first when it requires it; never raises for its failure.
 
     The status is "ok", "error" (the tool raised) or "denied" (it needs approval and did not get
-    it: it never ran).
+    it: it never ran). A sub-agent's events come as `SubAgentEvent`s first; if it pauses for a
+    person, `SubAgentPaused` is raised (`resume` continues such a sub-agent with a decision).
+
+    Raises:
+        SubAgentPaused: The tool is a sub-agent that waits for a person's decision.
     """
+    args = request.args
     needs_approval = bool(metadata(tool).get("requires_approval"))
     if needs_approval and (refused := denial(tool, args, approve)) is not None:
         return refused, "denied"
     # Only a call a person approved carries the approval key; one smuggled in is overwritten.
     config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: needs_approval})
+    if isinstance(tool, SubAgentTool):
+        return (
+            yield from run_sub_agent(
+                tool, request, patch_config(config, configurable={RESUME_KEY: resume})
+            )
+        )
     try:
         # Only the tool call is guarded: its failure is an observation the model can act on.
         result = yield tool_call(tool, args, config)
     except Exception as error:  # any tool error becomes an observation
         return f"Error: {tool.name} failed: {type(error).__name__}: {error}", "error"
     return observation_text(result), "ok"
+
+
+def run_sub_agent(
+    tool: SubAgentTool, request: ActionRequest, config: RunnableConfig
+) -> Loop[Observed]:
+    """Run a sub-agent tool: its events, nested, then its answer as the Observation."""
+    call = {
+        "name": tool.name,
+        "args": request.args,
+        "id": request.tool_call_id,
+        "type": "tool_call",
+    }
+    try:
+        message = yield tool_call(tool, call, config)  # a ToolMessage: the run is its artifact
+    except Exception as error:
+        return f"Error: {tool.name} failed: {type(error).__name__}: {error}", "error"
+    run: SubAgentRun = message.artifact
+    for event in run.events:
+        if not isinstance(event, ReplyToken):
+            yield SubAgentEvent(tool.name, event)
+    if run.paused and run.result.state is not None:
+        raise SubAgentPaused(run.result.state, waiting_call(run.result.state))
+    return observation_text(message), "ok"
+
+
+def waiting_call(state: dict[str, Any]) -> ActionRequest:
+    """The call a paused run waits on, inside every paused sub-agent."""
+    pending = dict(state["pending"])
+    inner = pending.pop("inner_state", None)
+    return waiting_call(inner) if inner else ActionRequest(**pending)
 
 
 def tool_call(tool: BaseTool, args: dict[str, Any], config: RunnableConfig) -> Call[Any]:
@@ -114,14 +172,21 @@ def act_on_decision(
     """The Observation of a paused call with the person's decision, and the call as it ran.
 
     Approve runs the call as the model wrote it; edit runs it with the new input; reject does
-    not run it, and the reason is the observation (`denied`).
+    not run it, and the reason is the observation (`denied`). A paused sub-agent gets the
+    decision itself: it resumes with it, and its answer is the observation.
     """
     tool = toolbox.resolve(call.tool)
+    if call.inner_state is not None and tool is not None:  # a paused sub-agent decides inside
+        resume = {"resume": call.inner_state, "decision": decision}
+        inner = replace(call, inner_state=None)
+        observation, status = yield from run_tool(
+            tool, inner, config, toolbox.settings.approve, resume
+        )
+        return inner, observation, status
     call, refused = decided(call, decision, tool)
     if tool is None or refused is not None:
-        status: ObservationStatus = "unknown_tool" if tool is None else "denied"
-        return call, refused or "", status
-    observation, status = yield from run_tool(tool, call.args, config, lambda name, args: True)
+        return call, refused or "", "unknown_tool" if tool is None else "denied"
+    observation, status = yield from run_tool(tool, call, config, lambda name, args: True)
     return call, observation, status
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import suppress
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -40,7 +41,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
-from custom_react.acting import act, act_on_decision
+from custom_react.acting import SubAgentPaused, act, act_on_decision
 from custom_react.events import (
     ActionEvent,
     ApprovalDecided,
@@ -131,7 +132,13 @@ class CustomReActAgent(StepRunnable):
             yield ApprovalRequested(request, run.run_id)
             return run.paused(request)
         # Observation: the tool's result, or why it did not run; the model reads either.
-        observation, status = yield from act(request, self.toolbox, run, config)
+        try:
+            observation, status = yield from act(request, self.toolbox, run, config)
+        except (
+            SubAgentPaused
+        ) as paused:  # the tool is a sub-agent waiting for a person: so is this run
+            yield ApprovalRequested(paused.call, run.run_id)
+            return run.paused(replace(request, inner_state=paused.state))
         shown = self.toolbox.shorten(observation)
         yield ObservationEvent(run.record(ToolStep.of(request, shown, status)))
         if status == "ok" and self.toolbox.returns_directly(request.tool):

@@ -1,15 +1,12 @@
-"""The step records and events the ReAct loop yields, and the result every run ends with.
+"""The step records and events the ReAct loop yields; `AgentEvent` is the closed set of them.
 
-Small frozen dataclasses named with the paper's words, each with a `type` literal to `match` on;
-`AgentEvent` is the closed set of them. A tool step is announced by `ActionEvent` and finished by
-`ObservationEvent`, which carries the step's one record, `ToolStep` (the `toolbox.ActionRequest`
-the model made, plus its Observation). `ParseFailure` and `FinalAnswerEvent` are records too. The run's
-memory keeps the records in order (`memory.py`), and each record turns itself into what the
-others need: `to_messages` (LangChain messages), `exchange` (its part of the transcript the model
-reads, `scratchpad.py`) and `to_intermediate_steps` (the legacy pairs). Also: `ReplyToken` (a
-piece of a reply as it is written), the approval pause (`ApprovalRequested`, then on resume
-`ApprovalDecided` with the person's `pausing.approval.Decision`), `LimitReached`, and always last `RunFinished`
-with the `memory.AgentResult`. Events after a model call carry its iteration.
+Small frozen dataclasses named with the paper's words, each with a `type` literal to `match` on.
+A tool step is announced by `ActionEvent` and finished by `ObservationEvent`, which carries the
+step's one record, `ToolStep` (the `toolbox.ActionRequest`, plus its Observation); `ParseFailure`,
+`AnswerRejected` and `FinalAnswerEvent` are records too. The memory keeps them in order, and each
+turns itself into what others need: `to_messages`, `exchange` (its part of the transcript the
+model reads) and `to_intermediate_steps`. Also `ReplyToken`, the approval pause and resume,
+`SubAgentEvent`, `LimitReached`, and always last `RunFinished` with the `memory.AgentResult`.
 """
 
 from __future__ import annotations
@@ -69,12 +66,7 @@ class ToolStep(ActionRequest):
     def of(cls, request: ActionRequest, observation: str, status: ObservationStatus) -> ToolStep:
         """The step `request` became: the request and its Observation."""
         asked = {item.name: getattr(request, item.name) for item in fields(ActionRequest)}
-        return cls(**asked, observation=observation, status=status)
-
-    @property
-    def ran(self) -> bool:
-        """Whether the tool really ran (it may have failed): `ok` or `error`."""
-        return self.status in ("ok", "error")
+        return cls(**{**asked, "inner_state": None}, observation=observation, status=status)
 
     @cached_property
     def action_key(self) -> str:
@@ -210,13 +202,8 @@ class ActionEvent:
     @classmethod
     def of(cls, request: ActionRequest) -> ActionEvent:
         """The announcement of `request`."""
-        return cls(
-            request.thought,
-            request.tool,
-            request.tool_input,
-            request.tool_call_id,
-            request.iteration,
-        )
+        named = ("thought", "tool", "tool_input", "tool_call_id", "iteration")
+        return cls(*(getattr(request, name) for name in named))
 
 
 @dataclass(frozen=True)
@@ -230,10 +217,7 @@ class ObservationEvent:
 
 @dataclass(frozen=True)
 class ReplyToken:
-    """A piece of the model's reply as it arrives (before the step's own event).
-
-    Yielded by `stream(..., stream_tokens=True)`, and shown by a printer that streams tokens.
-    """
+    """A piece of the model's reply as it arrives (`stream(..., stream_tokens=True)`)."""
 
     text: str
     """The new text: a word or a few characters."""
@@ -276,6 +260,17 @@ class ApprovalDecided:
 
 
 @dataclass(frozen=True)
+class SubAgentEvent:
+    """An event of a sub-agent's run, the outer step's tool (`agent.as_tool`); nested as deep as they go."""
+
+    agent: str
+    """The tool name the sub-agent was called by."""
+    event: AgentEvent
+    """The sub-agent's own event (a `SubAgentEvent` again, one level further down)."""
+    type: Literal["sub_agent"] = "sub_agent"
+
+
+@dataclass(frozen=True)
 class RunFinished:
     """The last event of every run."""
 
@@ -294,6 +289,7 @@ AgentEvent = (
     | LimitReached
     | ApprovalRequested
     | ApprovalDecided
+    | SubAgentEvent
     | RunFinished
 )
 """Every event a `CustomReActAgent` run yields; a `match` over these names covers them all."""

@@ -160,7 +160,8 @@ class RunMemory(BaseRun):
         return sum(step.tool == tool for step in self._ran())
 
     def _ran(self) -> list[ToolStep]:
-        return [step for step in self.steps if isinstance(step, ToolStep) and step.ran]
+        ran = ("ok", "error")  # the tool really ran (it may have failed)
+        return [step for step in self.steps if isinstance(step, ToolStep) and step.status in ran]
 
     @property
     def elapsed(self) -> float:

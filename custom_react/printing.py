@@ -33,6 +33,7 @@ from custom_react.events import (
     ParseFailure,
     ReplyToken,
     RunFinished,
+    SubAgentEvent,
     ToolStep,
 )
 from custom_react.labels import REACT, SEPARATOR, check_language
@@ -43,6 +44,8 @@ from custom_react.pausing.approval import Decision
 COLORS = {"thought": "36", "action": "33", "observation": "32", "error": "31", "final": "1;32"}
 
 
+INDENT = "    "
+"""How far a sub-agent's steps are indented, per level."""
 ENDED_BY_AN_EVENT = ("final_answer", "needs_approval")
 """Stop reasons whose last line was already printed (the answer, the pause): no extra line."""
 
@@ -127,13 +130,22 @@ class ConsolePrinter:
                 lines = [self._line("thought", label["thought"], thought)] if thought else []
                 by = f" ({label['returned_by'].format(tool=returned_by)})" if returned_by else ""
                 return [*lines, self._line("final", label["final_answer"] + by, output)]
+            case SubAgentEvent(event=inner) if not isinstance(inner, RunFinished):
+                # A sub-agent's step, shown under the outer step that called it.
+                return [INDENT + line for line in self.render(inner)]
+            case RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
+                return [self._line("final", label["final_answer"], result.output)]
+        return self._pause_lines(event)
+
+    def _pause_lines(self, event: Any) -> list[str]:
+        """The lines of a pause for approval and of its decision ([] for any other event)."""
+        label = self.labels
+        match event:
             case ApprovalRequested(call=call, run_id=run_id):
                 waits = label["waits"].format(tool=call.tool, run_id=run_id)
                 return [self._line("error", label["paused"], waits)]
             case ApprovalDecided(decision=decision):
                 return [self._line("action", label["decision"], decision_text(decision, label))]
-            case RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
-                return [self._line("final", label["final_answer"], result.output)]
         return []
 
     def _line(self, kind: str, label: str, text: str) -> str:

@@ -17,7 +17,7 @@ import json
 import re
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.tools import BaseTool
@@ -58,6 +58,8 @@ class ActionRequest:
     """Which model call produced the action (1-based)."""
     log: str
     """The reply rewritten with plain markers (what the model sees of its step later)."""
+    inner_state: dict[str, Any] | None = field(default=None, kw_only=True)
+    """When the tool is a sub-agent that waits for a person: its paused run, to resume it."""
 
 
 class Toolbox:

@@ -22,6 +22,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
+from custom_react.acting import waiting_call
 from custom_react.agent import CustomReActAgent
 from custom_react.events import AgentEvent, ReplyToken, RunFinished
 from custom_react.printing import ConsolePrinter, input_text, show_live
@@ -85,11 +86,11 @@ def finish(
         typer.echo(f"error: {model_failure_message(result.error)}", err=True)
         raise typer.Exit(2)
     if result.stop_reason == "needs_approval" and result.state:
-        call = result.state["pending"]
+        call = waiting_call(result.state)  # inside a sub-agent, the call it waits on
         where = f" --checkpoint {checkpoint}" if checkpoint else ""
         where += f" --workspace {workspace}" if workspace else ""
         typer.echo(
-            f"paused: {call['tool']}({input_text(call['tool_input'])}) needs your approval; "
+            f"paused: {call.tool}({input_text(call.tool_input)}) needs your approval; "
             f"continue with: custom-react resume {result.run_id}{where} "
             "--approve | --reject REASON | --edit INPUT",
             err=True,

@@ -9,7 +9,7 @@ Rendering the blocks is the job of `markdown`, `html` and `mermaid` beside this 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from custom_react.events import (
@@ -23,6 +23,7 @@ from custom_react.events import (
     ObservationEvent,
     ParseFailure,
     RunFinished,
+    SubAgentEvent,
     ToolStep,
 )
 from custom_react.export.labels import EXPORT
@@ -53,6 +54,7 @@ class Block:
         step: The model call that wrote it (1-based); 0 for the question.
         detail: The Action Input of an action, or the unreadable reply of a format error.
         status: An observation's status (`ok`, `error`, ...); `stopped` for a limit's fallback.
+        depth: How many sub-agents deep (`agent.as_tool`) it happened; 0 in the run itself.
     """
 
     kind: BlockKind
@@ -60,6 +62,7 @@ class Block:
     step: int = 0
     detail: str = ""
     status: str = "ok"
+    depth: int = 0
 
 
 @dataclass(frozen=True)
@@ -88,9 +91,17 @@ def transcript_blocks(
     blocks = [Block("question", question)]
     step = 0  # the model call each block came from
     for event in events:
-        if isinstance(event, ActionEvent | ParseFailure | AnswerRejected | FinalAnswerEvent):
+        depth = 0
+        while isinstance(event, SubAgentEvent):  # a sub-agent's step, inside the outer step
+            event = event.event
+            depth += 1
+        if depth and isinstance(event, RunFinished):
+            continue  # the sub-agent's answer is the outer step's Observation
+        if not depth and isinstance(
+            event, ActionEvent | ParseFailure | AnswerRejected | FinalAnswerEvent
+        ):
             step = event.iteration
-        blocks += event_blocks(event, step, labels)
+        blocks += [replace(block, depth=depth) for block in event_blocks(event, step, labels)]
     return blocks
 
 

@@ -116,7 +116,8 @@ def _block_html(block: Block, label: dict[str, str]) -> str:
         case _:
             head = label[block.kind]
             body = f'<div class="text">{escape(block.text)}</div>'
-    return f'<div class="{classes}"><span class="label">{escape(head)}{label["colon"]}</span>{body}</div>'
+    indent = f' style="margin-left: {1.5 * block.depth:g}em"' if block.depth else ""
+    return f'<div class="{classes}"{indent}><span class="label">{escape(head)}{label["colon"]}</span>{body}</div>'
 
 
 def _footer_html(events: Sequence[AgentEvent], label: dict[str, str]) -> str:

@@ -22,7 +22,8 @@ def to_markdown(question: str, events: Sequence[AgentEvent], language: str = "en
         if block.step != current and block.kind != "limit":
             current = block.step
             lines += ["", "## " + label["step"].format(n=current)]
-        lines += ["", *_markdown_block(block, label)]
+        quoted = "> " * block.depth  # a sub-agent's steps, quoted once per level
+        lines += ["", *(f"{quoted}{line}" for line in _markdown_block(block, label))]
     summary = summarize_run(events)
     sep = label["sep"]
     footer = f"{label['stop_reason']}{sep}`{summary.stop_reason}` · "

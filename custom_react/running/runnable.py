@@ -21,12 +21,14 @@ from functools import partial
 from typing import Any, ClassVar, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.tools import BaseTool
 
 from custom_react.events import AgentEvent, ReplyToken, RunFinished
 from custom_react.memory import AgentInput
 from custom_react.printing import ConsolePrinter
 from custom_react.running.answer_stream import afinal_answer_tokens, final_answer_tokens
 from custom_react.running.calls import adrive, drive
+from custom_react.running.sub_agents import agent_tool
 
 # LangChain types these as producing `Output` chunks; ours produce events.
 _Transformer = Callable[..., Any]
@@ -157,6 +159,17 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
     ) -> AsyncIterator[AgentEvent]:
         async for event in self._aevents(await anext(inputs), config, tokens):
             yield event
+
+    def as_tool(  # type: ignore[override]  # a tool that answers, not one per input field
+        self, name: str = "agent", description: str = "", **kwargs: Any
+    ) -> BaseTool:
+        """This agent as a tool of another agent: a question in, the answer text out.
+
+        The calling agent's Observation is the answer; its console and exports show this agent's
+        steps under the calling step, and a pause for approval here pauses the caller too
+        (`running.sub_agents`).
+        """
+        return agent_tool(self, name, description or f"Ask the {name}: it answers a question.")
 
     def stream_final_answer(
         self, input: AgentInput, config: RunnableConfig | None = None

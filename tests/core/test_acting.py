@@ -9,7 +9,7 @@ from langchain_core.tools import tool
 
 from custom_react.acting import run_tool as run_tool_steps
 from custom_react.running.calls import Loop
-from custom_react.toolbox import resolve_tool, tool_arguments, truncate
+from custom_react.toolbox import ActionRequest, resolve_tool, tool_arguments, truncate
 
 
 def run_plainly(loop: Loop[Any]) -> Any:
@@ -28,8 +28,9 @@ def run_plainly(loop: Loop[Any]) -> Any:
             error = raised
 
 
-def run_tool(*args):
-    return run_plainly(run_tool_steps(*args))
+def run_tool(tool, args, config, approve):
+    request = ActionRequest("", tool.name, args, args, "call_1", 1, "")
+    return run_plainly(run_tool_steps(tool, request, config, approve))
 
 
 @tool
