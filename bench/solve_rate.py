@@ -1,8 +1,8 @@
 """Solve rate on the bundled models: ours, the legacy agent and `create_agent`, on one question set.
 
 For each model the local server is started once and every agent answers every question of the
-chosen split (`questions/solve_rate.jsonl`: `"split": "tune"` or `"holdout"`; the held-out
-questions are measured only at the end, never read while tuning), with the same tools and step
+chosen split (`questions/solve_rate.jsonl`: `"split": "tune"`, `"holdout"` or `"holdout2"`; the
+held-out questions are measured only at the end, never read while tuning), with the same tools and step
 limit, through the comparison harness. Writes `bench/results/solve_rate/<model>_<split>.json` (every run,
 with its transcript) and `.md` (solved, model calls per solved question, tokens and time, per
 agent and split), and prints the table. What was tried while tuning, with what it measured and
@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from custom_react import grounded_numbers
 from custom_react.compare import DEFAULT_RUNNERS, load_questions, run_comparison
 from custom_react.compare.report import to_json
 from custom_react.compare.runners.custom import custom_runner
@@ -108,7 +109,7 @@ def render(model: str, rows: list[dict[str, Any]], command: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--questions", type=Path, default=ROOT / "questions" / "solve_rate.jsonl")
-    parser.add_argument("--split", choices=("tune", "holdout", "all"), default="tune")
+    parser.add_argument("--split", choices=("tune", "holdout", "holdout2", "all"), default="tune")
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--agents", default=",".join(AGENTS))
     parser.add_argument("--kinds", help="only these kinds, comma-separated (while tuning)")
@@ -123,6 +124,11 @@ def main() -> None:
         choices=("text", "xml", "json"),
         default="text",
         help="how our agent's model writes a step (the agent's default: text)",
+    )
+    parser.add_argument(
+        "--answer-checks",
+        action="store_true",
+        help="our agent with final_answer_checks=[grounded_numbers] (off by default, as in the agent)",
     )
     parser.add_argument("--max-iterations", type=int, default=8)
     parser.add_argument("--threads", type=int)
@@ -144,7 +150,12 @@ def main() -> None:
     # Our agent as a user gets it (the few-shot example on), or without the example if asked.
     runners = {
         **DEFAULT_RUNNERS,
-        "custom": partial(custom_runner, examples=not args.no_example, format=args.format),
+        "custom": partial(
+            custom_runner,
+            examples=not args.no_example,
+            format=args.format,
+            final_answer_checks=[grounded_numbers] if args.answer_checks else [],
+        ),
     }
     for model in args.models.split(","):
         with LocalModelServer(ensure_model_file(model), n_threads=args.threads) as server:
@@ -159,7 +170,7 @@ def main() -> None:
                 on_record=lambda r, model=model: progress(model, r, args.show_misses),
             )
         data = json.loads(to_json(report))
-        stem = f"{model}_{args.split}"
+        stem = f"{model}_{args.split}" + ("_checks" if args.answer_checks else "")
         (args.out / f"{stem}.json").write_text(
             json.dumps(data, ensure_ascii=False, indent=1) + "\n"
         )
