@@ -40,12 +40,24 @@ def test_the_set_has_every_kind_in_both_languages() -> None:
 
 
 def test_the_held_out_split_is_every_fourth_question_of_each_kind() -> None:
-    found = items()
+    found = [item for item in items() if item["split"] != "holdout2"]
     for kind in KINDS:
         of_kind = [item for item in found if item["kind"] == kind]
         splits = [item["split"] for item in of_kind]
         assert splits == ["holdout" if n % 4 == 3 else "tune" for n in range(len(of_kind))], kind
     assert sum(item["split"] == "holdout" for item in found) >= 10
+
+
+def test_the_second_held_out_split_has_every_kind_in_both_languages() -> None:
+    fresh = [item for item in items() if item["split"] == "holdout2"]
+    assert {item["kind"] for item in fresh} == set(KINDS)
+    assert len(fresh) >= 12
+    for kind in KINDS:
+        ids = [item["id"] for item in fresh if item["kind"] == kind]
+        assert any(i.startswith("zh-") for i in ids) and any(not i.startswith("zh-") for i in ids)
+    assert not {item["question"] for item in fresh} & {
+        item["question"] for item in items() if item["split"] != "holdout2"
+    }
 
 
 @pytest.mark.parametrize(
