@@ -34,12 +34,13 @@ from custom_react.events import ObservationStatus, ReplyToken, SubAgentEvent
 from custom_react.memory import RunMemory
 from custom_react.pausing.approval import (
     APPROVAL_CONFIG_KEY,
-    NOT_RUN,
     Approve,
     Decision,
     decided,
     denial,
+    not_run,
 )
+from custom_react.prompts import message
 from custom_react.running.calls import Call, Loop, invoking, run_coroutine, sleeping
 from custom_react.running.sub_agents import RESUME_KEY, SubAgentRun, SubAgentTool
 from custom_react.toolbox import (
@@ -64,21 +65,22 @@ def act(
         memory: The run so far (for the repeated-action guard and the call budget).
         config: The run's config, with its callbacks.
     """
+    language = toolbox.settings.language
     tool = toolbox.resolve(request.tool)
     if tool is None:
-        return unknown_tool_message(request.tool, toolbox.tools), "unknown_tool"
+        return unknown_tool_message(request.tool, toolbox.tools, language), "unknown_tool"
     if placeholder_input(tool, request.args):
-        return placeholder_input_message(tool), "placeholder_input"
+        return placeholder_input_message(tool, language), "placeholder_input"
     earlier = memory.previous_observation(tool.name, request.args)
     repeatable = metadata(tool).get("repeatable")
     if earlier is not None and not repeatable and toolbox.settings.repeated_action != "allow":
-        return repeated_action_message(tool.name, earlier), "repeated"
+        return repeated_action_message(tool.name, earlier, language), "repeated"
     budget = toolbox.call_budget(tool)
     if budget is not None and memory.calls_of(tool.name) >= budget:
-        return over_budget_message(tool.name, budget), "over_budget"
+        return over_budget_message(tool.name, budget, language), "over_budget"
     if earlier is not None and metadata(tool).get("poll_interval"):
         yield sleeping(float(metadata(tool)["poll_interval"]))  # a job being polled: give it time
-    return (yield from run_tool(tool, request, config, toolbox.settings.approve))
+    return (yield from run_tool(tool, request, config, toolbox.settings.approve, language=language))
 
 
 class SubAgentPaused(Exception):
@@ -98,6 +100,7 @@ def run_tool(
     config: RunnableConfig,
     approve: Approve | None,
     resume: dict[str, Any] | None = None,
+    language: str = "en",
 ) -> Loop[Observed]:
     """Run one tool, asking for approval first when it requires it; never raises for its failure.
 
@@ -110,26 +113,23 @@ def run_tool(
     """
     args = request.args
     needs_approval = bool(metadata(tool).get("requires_approval"))
-    if needs_approval and (refused := denial(tool, args, approve)) is not None:
+    if needs_approval and (refused := denial(tool, args, approve, language)) is not None:
         return refused, "denied"
     # Only a call a person approved carries the approval key; one smuggled in is overwritten.
     config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: needs_approval})
     if isinstance(tool, SubAgentTool):
-        return (
-            yield from run_sub_agent(
-                tool, request, patch_config(config, configurable={RESUME_KEY: resume})
-            )
-        )
+        sub_config = patch_config(config, configurable={RESUME_KEY: resume})
+        return (yield from run_sub_agent(tool, request, sub_config, language))
     try:
         # Only the tool call is guarded: its failure is an observation the model can act on.
         result = yield tool_call(tool, args, config)
     except Exception as error:  # any tool error becomes an observation
-        return f"Error: {tool.name} failed: {type(error).__name__}: {error}", "error"
+        return tool_failed(tool, error, language), "error"
     return observation_text(result), "ok"
 
 
 def run_sub_agent(
-    tool: SubAgentTool, request: ActionRequest, config: RunnableConfig
+    tool: SubAgentTool, request: ActionRequest, config: RunnableConfig, language: str = "en"
 ) -> Loop[Observed]:
     """Run a sub-agent tool: its events, nested, then its answer as the Observation."""
     call = {
@@ -141,7 +141,7 @@ def run_sub_agent(
     try:
         message = yield tool_call(tool, call, config)  # a ToolMessage: the run is its artifact
     except Exception as error:
-        return f"Error: {tool.name} failed: {type(error).__name__}: {error}", "error"
+        return tool_failed(tool, error, language), "error"
     run: SubAgentRun = message.artifact
     for event in run.events:
         if not isinstance(event, ReplyToken):
@@ -175,44 +175,53 @@ def act_on_decision(
     not run it, and the reason is the observation (`denied`). A paused sub-agent gets the
     decision itself: it resumes with it, and its answer is the observation.
     """
+    language = toolbox.settings.language
     tool = toolbox.resolve(call.tool)
     if call.inner_state is not None and tool is not None:  # a paused sub-agent decides inside
         resume = {"resume": call.inner_state, "decision": decision}
         inner = replace(call, inner_state=None)
-        observation, status = yield from run_tool(
-            tool, inner, config, toolbox.settings.approve, resume
-        )
+        approve = toolbox.settings.approve
+        observation, status = yield from run_tool(tool, inner, config, approve, resume, language)
         return inner, observation, status
-    call, refused = decided(call, decision, tool)
+    call, refused = decided(call, decision, tool, language)
     if tool is None or refused is not None:
         return call, refused or "", "unknown_tool" if tool is None else "denied"
-    observation, status = yield from run_tool(tool, call, config, lambda name, args: True)
+    observation, status = yield from run_tool(
+        tool, call, config, lambda name, args: True, language=language
+    )
     return call, observation, status
 
 
-def unknown_tool_message(name: str, tools: list[BaseTool]) -> str:
+def tool_failed(tool: BaseTool, error: Exception, language: str = "en") -> str:
+    """The observation for a tool that raised: its name and the error, for the model to act on."""
+    return message(
+        "tool_failed", language, tool=tool.name, error=f"{type(error).__name__}: {error}"
+    )
+
+
+def unknown_tool_message(name: str, tools: list[BaseTool], language: str = "en") -> str:
     """The observation for a tool name that matches nothing."""
     valid = ", ".join(tool.name for tool in tools)
-    return f"{name!r} is not a valid tool. Use one of: {valid}."
+    return message("unknown_tool", language, name=name, valid=valid)
 
 
-def placeholder_input_message(tool: BaseTool) -> str:
+def placeholder_input_message(tool: BaseTool, language: str = "en") -> str:
     """The observation for an input copied from the tool list: write a real one."""
-    (name,) = tool.args
-    return (
-        f"{tool.name} was not run: the Action Input describes the {name} instead of giving one. "
-        f'Write the actual {name} after "Action Input:"; {tool.name}: {tool.description.strip()}'
+    (argument,) = tool.args
+    return message(
+        "placeholder_input",
+        language,
+        tool=tool.name,
+        argument=argument,
+        description=tool.description.strip(),
     )
 
 
-def repeated_action_message(name: str, earlier: str) -> str:
+def repeated_action_message(name: str, earlier: str, language: str = "en") -> str:
     """The observation for a (tool, input) pair that already ran: its old result, not a rerun."""
-    return (
-        f"You already ran {name} with this input; its observation was: {earlier}\n"
-        "Do not repeat it: use that result, try a different input, or write the Final Answer."
-    )
+    return message("repeated_action", language, tool=name, earlier=earlier)
 
 
-def over_budget_message(name: str, budget: int) -> str:
+def over_budget_message(name: str, budget: int, language: str = "en") -> str:
     """The observation for a tool that already ran as often as it may in one run."""
-    return f"{name} already ran {budget} times in this run, as often as it may; {NOT_RUN}"
+    return not_run("over_budget", language, tool=name, budget=budget)

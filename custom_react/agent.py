@@ -58,13 +58,13 @@ from custom_react.events import (
 from custom_react.memory import AgentInput, Ending, RunMemory, open_run
 from custom_react.parser import Action, FinalAnswer, ParseError
 from custom_react.running import (
-    CUT_OFF,
     MODEL_FAILED,
     Loop,
     ModelCaller,
     ModelFailure,
     PromptBudget,
     StepRunnable,
+    cut_off_message,
     was_cut_off,
 )
 from custom_react.scratchpad import render_scratchpad
@@ -185,8 +185,8 @@ class CustomReActAgent(StepRunnable):
     def _parse(self, reply: AIMessage) -> Action | FinalAnswer:
         """The step in the reply; a reply cut off at the model's token limit is a format error."""
         if was_cut_off(reply, self.format.stop):
-            raise ParseError(CUT_OFF, reply.text)
-        return self.format.parse(reply.text)
+            raise ParseError(cut_off_message(self.language), reply.text)
+        return self.format.parse(reply.text, self.language)
 
     def _limit_reached(self, run: RunMemory) -> StopReason | None:
         """Which limit, if any, stops the run before its next model call."""
@@ -209,7 +209,7 @@ class CustomReActAgent(StepRunnable):
         if self.settings.early_stopping_method == "generate":
             with suppress(ParseError, ModelFailure):
                 step = self._parse(
-                    (yield from self._think(run, model, self.format.final_answer_nudge))
+                    (yield from self._think(run, model, self.format.nudge(self.language)))
                 )
                 if isinstance(step, FinalAnswer):
                     output = step.output
@@ -247,6 +247,6 @@ class CustomReActAgent(StepRunnable):
             answer_schema=self.answers.schema if self.answers else None,
         )
         self.stop = self.settings.stop_sequences(self.format.stop)
-        self.budget = PromptBudget.of(llm, self.settings.max_prompt_tokens)
+        self.budget = PromptBudget.of(llm, self.settings.max_prompt_tokens, self.language)
         self.store = self.settings.checkpoint
         self.watch(self.settings.verbose, self.language)  # print every event if verbose

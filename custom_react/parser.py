@@ -18,9 +18,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from custom_react.labels import LANGUAGES
 from custom_react.parsing.action import WrittenCall, find_call, read_action
 from custom_react.parsing.action_input import ActionInput
 from custom_react.parsing.markers import MARKERS, STEPS, Section, split_sections, strip_think
+from custom_react.prompts import message
 
 __all__ = ["Action", "ActionInput", "FinalAnswer", "ParseError", "parse_llm_response"]
 
@@ -69,20 +71,15 @@ class ParseError(ValueError):
 
 
 _LABELS = {**MARKERS, "weak_answer": MARKERS["final_answer"]}
-_WHAT_TO_WRITE = "Write 'Thought:', then either 'Action:' and 'Action Input:', or 'Final Answer:'."
-_EMPTY_ANSWER = "Invalid format: 'Final Answer:' was empty. Write the answer after it."
-_NO_TOOL = f"Invalid format: 'Action:' needs a tool name. {_WHAT_TO_WRITE}"
-_AFTER_THOUGHT = "after 'Thought:' write either 'Action:' with 'Action Input:' or 'Final Answer:'."
-_EMPTY = "the reply was empty."
-_ECHO = "the reply only repeated the last Observation; do not write it, continue from it."
 _CHAT_PREFIX = re.compile(r"(?:AI|Assistant)[ \t]*+[:：][ \t]*+", re.IGNORECASE)
 
 
-def parse_llm_response(text: str) -> Action | FinalAnswer:
+def parse_llm_response(text: str, language: str = "en") -> Action | FinalAnswer:
     """Parse one ReAct reply.
 
     Args:
         text: The raw model reply (it may already be cut at a stop sequence).
+        language: The language of a `ParseError`'s message ("en" or "zh"; the run's).
 
     Returns:
         The first step in the reply: an `Action` or a `FinalAnswer`. An Observation echoed before
@@ -96,21 +93,43 @@ def parse_llm_response(text: str) -> Action | FinalAnswer:
     """
     preamble, found = split_sections(strip_think(text))
     sections = [section for section in found if section.kind != "observation"]
+    errors = text_errors(language)
     index = next((i for i, section in enumerate(sections) if section.kind in STEPS), None)
     if index is not None:
-        return _step(text, preamble, sections, index)
-    if (json_step := _json_call_step(text, preamble, found)) is not None:
+        return _step(text, preamble, sections, index, errors)
+    if (json_step := _json_call_step(text, preamble, found, errors)) is not None:
         return json_step
     weak = next((i for i, section in enumerate(sections) if section.kind == "weak_answer"), None)
     if weak is not None:
-        return _step(text, preamble, sections, weak)
+        return _step(text, preamble, sections, weak, errors)
     if preamble and not sections:  # prose with no markers: a direct answer
         return FinalAnswer(output=preamble, log=preamble)
-    what = _AFTER_THOUGHT if sections else f"{_ECHO if found else _EMPTY} {_WHAT_TO_WRITE}"
-    raise ParseError(f"Invalid format: {what}", text)
+    what = "text_after_thought" if sections else "text_echo" if found else "text_empty_reply"
+    raise ParseError(errors.message(what), text)
 
 
-def _json_call_step(text: str, preamble: str, found: list[Section]) -> Action | FinalAnswer | None:
+def text_errors(language: str) -> TextErrors:
+    """The text format's messages in `language` (filled once, when the module is imported)."""
+    return _ERRORS[language]
+
+
+class TextErrors:
+    """The text format's messages about a reply that broke it, in the run's language."""
+
+    def __init__(self, language: str = "en") -> None:
+        self.language = language
+        self.what_to_write = message("text_what_to_write", language)
+        self.no_tool = self.message("text_no_tool")
+        self.empty_answer = self.message("text_empty_answer")
+
+    def message(self, key: str) -> str:
+        """The message `key` (`prompts/messages_*.toml`), saying what to write."""
+        return message(key, self.language, what_to_write=self.what_to_write)
+
+
+def _json_call_step(
+    text: str, preamble: str, found: list[Section], errors: TextErrors
+) -> Action | FinalAnswer | None:
     """A JSON tool call written without a step marker, or None.
 
     The call may be in the prose, in a thought, or after an echoed Observation.
@@ -132,20 +151,37 @@ def _json_call_step(text: str, preamble: str, found: list[Section]) -> Action | 
         else:
             thought = place.text[:start].strip()
             log = preamble
-        return step_from_call(call, thought=thought, log=log, text=text)
+        return step_from_call(
+            call,
+            thought=thought,
+            log=log,
+            text=text,
+            no_tool=errors.no_tool,
+            empty_answer=errors.empty_answer,
+        )
     return None
 
 
-def _step(text: str, preamble: str, sections: list[Section], index: int) -> Action | FinalAnswer:
+def _step(
+    text: str, preamble: str, sections: list[Section], index: int, errors: TextErrors
+) -> Action | FinalAnswer:
     step = sections[index]
     after = sections[index + 1 :]
     thoughts = [s.text for s in sections[:index] if s.kind == "thought" and s.text]
     thought = "\n".join(thoughts) or preamble
     if step.kind != "action":  # after a (weak) answer marker, the rest is dropped from the log too
-        return _final_answer(step.text, thought, _log(preamble, sections[: index + 1], index), text)
+        log = _log(preamble, sections[: index + 1], index)
+        return _final_answer(step.text, thought, log, text, errors.empty_answer)
     log = _log(preamble, sections, index)  # after an action, only its Action Input can follow
     call = read_action(step.text, after[0].text if after else None)
-    return step_from_call(call, thought=thought, log=log, text=text)
+    return step_from_call(
+        call,
+        thought=thought,
+        log=log,
+        text=text,
+        no_tool=errors.no_tool,
+        empty_answer=errors.empty_answer,
+    )
 
 
 def step_from_call(
@@ -154,8 +190,8 @@ def step_from_call(
     thought: str = "",
     log: str = "",
     text: str = "",
-    no_tool: str = _NO_TOOL,
-    empty_answer: str = _EMPTY_ANSWER,
+    no_tool: str = "",
+    empty_answer: str = "",
 ) -> Action | FinalAnswer:
     """The step a tool call stands for.
 
@@ -164,18 +200,18 @@ def step_from_call(
 
     Raises:
         ParseError: The call names no tool (`no_tool`) or its answer is empty (`empty_answer`):
-            the messages default to the text format's; the other formats pass their own.
+            the messages default to the text format's in English; formats pass their own.
     """
     if call.is_final_answer:
-        return _final_answer(call.answer, thought, log, text, empty_answer)
+        return _final_answer(
+            call.answer, thought, log, text, empty_answer or text_errors("en").empty_answer
+        )
     if not call.name:
-        raise ParseError(no_tool, text)
+        raise ParseError(no_tool or text_errors("en").no_tool, text)
     return Action(tool=call.name, tool_input=call.tool_input, thought=thought, log=log)
 
 
-def _final_answer(
-    output: str, thought: str, log: str, text: str, empty: str = _EMPTY_ANSWER
-) -> FinalAnswer:
+def _final_answer(output: str, thought: str, log: str, text: str, empty: str) -> FinalAnswer:
     if prefix := _CHAT_PREFIX.match(output):  # a conversational `Final Answer: AI: ...`
         output = output[prefix.end() :].strip()
     if not output:
@@ -192,3 +228,6 @@ def _log(preamble: str, sections: list[Section], index: int) -> str:
         else:
             lines.append(f"{_LABELS[section.kind]}: {section.text}")
     return "\n".join(lines)
+
+
+_ERRORS = {language: TextErrors(language) for language in LANGUAGES}

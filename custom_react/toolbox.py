@@ -25,6 +25,7 @@ from langchain_core.tools import BaseTool
 from custom_react.parser import Action, ActionInput
 from custom_react.parsing.action import clean_tool_name
 from custom_react.parsing.action_input import POSITIONAL_ARGS
+from custom_react.prompts import load_messages
 
 if TYPE_CHECKING:
     from custom_react.settings import AgentSettings
@@ -68,6 +69,7 @@ class Toolbox:
     def __init__(self, tools: Sequence[BaseTool], settings: AgentSettings) -> None:
         self.tools = list(tools)
         self.settings = settings
+        self.marker = load_messages(settings.language)["truncated"]
         self._by_name = {tool.name: tool for tool in self.tools}
 
     def resolve(self, name: str) -> BaseTool | None:
@@ -95,7 +97,7 @@ class Toolbox:
 
     def shorten(self, observation: str) -> str:
         """The observation as the model reads it: cut to the agent's `max_observation_chars`."""
-        return truncate(observation, self.settings.max_observation_chars)
+        return truncate(observation, self.settings.max_observation_chars, self.marker)
 
     def call_budget(self, tool: BaseTool) -> int | None:
         """How often `tool` may run in one run (None: no limit).
@@ -228,11 +230,12 @@ def _block_text(block: str | dict[str, Any]) -> str:
     return json.dumps(block, ensure_ascii=False, default=str)
 
 
-def truncate(text: str, max_chars: int | None) -> str:
+def truncate(text: str, max_chars: int | None, marker: str = TRUNCATED) -> str:
     """Cut `text` to at most `max_chars` characters, ending with a marker saying how many went.
 
     The one truncation of the project: the agent's `max_observation_chars` and the bundled
-    tools' output limits both use it, so the model learns one marker.
+    tools' output limits both use it, so the model learns one marker (`marker`, with `{count}`:
+    the run's language's, for the agent).
 
     Raises:
         ValueError: `max_chars` is below `MIN_TRUNCATED`, too short to hold the marker.
@@ -241,9 +244,9 @@ def truncate(text: str, max_chars: int | None) -> str:
         return text
     if max_chars < MIN_TRUNCATED:
         raise ValueError(f"max_chars must be at least {MIN_TRUNCATED}, got {max_chars}")
-    room = max_chars - len(TRUNCATED.format(count=len(text)))
+    room = max_chars - len(marker.format(count=len(text)))
     kept = text[:room].rstrip()
-    return kept + TRUNCATED.format(count=len(text) - len(kept))
+    return kept + marker.format(count=len(text) - len(kept))
 
 
 _PLACEHOLDER = (

@@ -80,9 +80,9 @@ def _options(limit: int, language: str, options: dict[str, Any]) -> dict[str, An
     return {"max_iterations": limit, "examples": True, **options, "language": language}
 
 
-def _never_final(text: str) -> Action | FinalAnswer:
+def _never_final(text: str, language: str = "en") -> Action | FinalAnswer:
     """Parse a reply as the text format does, but refuse a Final Answer like a missing Action."""
-    step = parse_llm_response(text)
+    step = parse_llm_response(text, language)
     if isinstance(step, FinalAnswer):
         raise ParseError(NO_ACTION_ERROR, text)
     return step

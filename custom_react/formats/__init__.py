@@ -28,17 +28,12 @@ from custom_react.events import Observe
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
 from custom_react.parsing.markers import MARKERS
 from custom_react.prompt import TEXT_QUESTION, RenderTools, build_react_prompt, render_tools
-from custom_react.prompts import load_template
+from custom_react.prompts import load_template, message
 from custom_react.scratchpad import TEXT_CUE, render_observation
 
 FormatName = Literal["text", "xml", "json"]
 EnvironmentOption = bool | str | Path
 """False (no environment facts), True (the current folder) or the path of a working folder."""
-
-NO_STEPS_LEFT = (
-    "You have no steps left. Using only the observations above, write your best answer now"
-)
-GENERATE_FINAL_ANSWER = f"{NO_STEPS_LEFT}, starting with '{MARKERS['final_answer']}:'."
 
 
 @dataclass(frozen=True)
@@ -51,8 +46,8 @@ class ReActFormat:
     """Name of the system template in `custom_react/prompts/` (`{template}_{language}.txt`)."""
     examples: str
     """Name of the bundled few-shot example in `custom_react/prompts/`."""
-    parse: Callable[[str], Action | FinalAnswer]
-    """Reply text -> `Action` | `FinalAnswer`, or `ParseError`."""
+    parse: Callable[[str, str], Action | FinalAnswer]
+    """(reply text, language) -> `Action` | `FinalAnswer`, or `ParseError` in that language."""
     stop: tuple[str, ...]
     """Default stop sequences: the model halts before it invents an observation."""
     render_observation: Observe
@@ -64,9 +59,15 @@ class ReActFormat:
     cue: str
     """Ends the transcript the model continues ("Thought: "; "" when a step is one object)."""
     final_answer_nudge: str
-    """Asked once on a limit with `early_stopping_method="generate"`."""
+    """The message (`prompts/messages_*.toml`) asked once on a limit with `early_stopping_method=
+    "generate"`."""
     final_answer: str
     """How a step writes its Final Answer, `{json}` where the answer goes (for a schema)."""
+
+    def nudge(self, language: str) -> str:
+        """The last call for a Final Answer (`final_answer_nudge`), in `language`."""
+        steps_left = message("no_steps_left", language)
+        return message(self.final_answer_nudge, language, no_steps_left=steps_left)
 
     def build_prompt(
         self,
@@ -108,7 +109,7 @@ TEXT = ReActFormat(
     render_tools=render_tools,
     question=TEXT_QUESTION,
     cue=TEXT_CUE,
-    final_answer_nudge=GENERATE_FINAL_ANSWER,
+    final_answer_nudge="text_nudge",
     final_answer=f"{MARKERS['final_answer']}: {{json}}",
 )
 """The classic text-ReAct format, the default."""

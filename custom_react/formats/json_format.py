@@ -21,27 +21,25 @@ import re
 from functools import partial
 from typing import Any
 
-from custom_react.formats import NO_STEPS_LEFT, ReActFormat, text_step
+from custom_react.formats import ReActFormat, text_step
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
 from custom_react.parsing.action import read_call, step_fields
 from custom_react.parsing.json_repair import read_json_object
 from custom_react.parsing.markers import strip_think
 from custom_react.prompt import TEXT_QUESTION, InputStyle, render_tools
+from custom_react.prompts import message
 
-WHAT_TO_WRITE = (
-    'Reply with one JSON object: {"thought": "...", "action": "tool_name", "action_input": ...} '
-    'or {"thought": "...", "final_answer": "..."}.'
-)
 JSON_INPUT = InputStyle('"action_input": ', '""', '"{name} ({kind})"', "{fields}")
 """How the tool list says to write a tool's input in a JSON step."""
 _OPENER = re.compile(r"(?:```[\w-]*+|<tool_call>)\s*+$")  # a fence or tag opened before the object
 
 
-def parse_json_response(text: str) -> Action | FinalAnswer:
+def parse_json_response(text: str, language: str = "en") -> Action | FinalAnswer:
     """Parse one reply in the JSON ReAct format.
 
     Args:
         text: The raw model reply (it may already be cut at a stop sequence).
+        language: The language of a `ParseError`'s message (the run's).
 
     Returns:
         The step the first JSON object describes: an `Action` (its log the step as canonical JSON)
@@ -57,45 +55,51 @@ def parse_json_response(text: str) -> Action | FinalAnswer:
         return parse_llm_response(text)  # text markers, or prose: a direct answer
     step = read_json_object(body, start)
     if not isinstance(step, dict):
-        raise ParseError(
-            f"Invalid format: the JSON object could not be read. {WHAT_TO_WRITE}", text
-        )
+        raise ParseError(_message("json_unreadable", language), text)
     preamble = _OPENER.sub("", body[:start]).strip()
-    return read_step(step, preamble, text)
+    return read_step(step, preamble, text, language)
 
 
-def read_step(step: dict[str, Any], preamble: str, text: str) -> Action | FinalAnswer:
+def read_step(
+    step: dict[str, Any], preamble: str, text: str, language: str = "en"
+) -> Action | FinalAnswer:
     """Turn one decoded step object into an `Action` or `FinalAnswer` (see `parse_json_response`)."""
     fields = step_fields(step)  # keys from a made-up "observation" on are already dropped
     thought = _text(fields.get("thought")) or preamble
     kind = next((role for role in fields if role in ("action", "final_answer")), None)
     if kind == "final_answer":
-        return _final_answer(_text(fields["final_answer"]), thought, text)
+        return _final_answer(_text(fields["final_answer"]), thought, text, language)
     if kind is None:
         if (fallback := text_step(text)) is not None:
             return fallback
-        raise ParseError(f"Invalid format: no action and no final answer. {WHAT_TO_WRITE}", text)
+        raise ParseError(_message("json_no_step", language), text)
     action = fields["action"]
     if isinstance(action, dict):  # {"action": {"name": "search", "arguments": {...}}}
-        return read_step(action, thought, text)
-    return _action(_text(action), fields.get("input"), thought, text)
+        return read_step(action, thought, text, language)
+    return _action(_text(action), fields.get("input"), thought, text, language)
 
 
-def _action(written: str, raw_input: Any, thought: str, text: str) -> Action | FinalAnswer:
+def _action(
+    written: str, raw_input: Any, thought: str, text: str, language: str
+) -> Action | FinalAnswer:
     call = read_call(written, raw_input)  # also "action": "write_file(\"a.txt\", \"hi\")"
     if call.is_final_answer:  # LangChain's "Final Answer" action, a final_answer(...) call
-        return _final_answer(call.answer, thought, text)
+        return _final_answer(call.answer, thought, text, language)
     if not call.name:
-        raise ParseError(f"Invalid format: the action needs a tool name. {WHAT_TO_WRITE}", text)
+        raise ParseError(_message("json_no_tool", language), text)
     log = _log({"thought": thought, "action": written, "action_input": raw_input})
     return Action(tool=call.name, tool_input=call.tool_input, thought=thought, log=log)
 
 
-def _final_answer(output: str, thought: str, text: str) -> FinalAnswer:
+def _final_answer(output: str, thought: str, text: str, language: str) -> FinalAnswer:
     if not output:
-        raise ParseError("Invalid format: the final answer was empty. Write the answer.", text)
+        raise ParseError(_message("json_empty_answer", language), text)
     log = _log({"thought": thought, "final_answer": output})
     return FinalAnswer(output=output, thought=thought, log=log)
+
+
+def _message(key: str, language: str) -> str:
+    return message(key, language, what_to_write=message("json_what_to_write", language))
 
 
 def _text(value: Any) -> str:
@@ -124,6 +128,6 @@ FORMAT = ReActFormat(
     render_tools=partial(render_tools, style=JSON_INPUT),
     question=TEXT_QUESTION,
     cue="",
-    final_answer_nudge=f'{NO_STEPS_LEFT}, as {{"final_answer": "..."}}.',
+    final_answer_nudge="json_nudge",
     final_answer='{"final_answer": {json}}',
 )

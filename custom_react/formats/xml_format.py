@@ -23,15 +23,12 @@ from typing import Any
 
 from langchain_core.tools import BaseTool
 
-from custom_react.formats import NO_STEPS_LEFT, ReActFormat, text_step
+from custom_react.formats import ReActFormat, text_step
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response, step_from_call
 from custom_react.parsing.action import read_action
 from custom_react.parsing.markers import strip_think
+from custom_react.prompts import message
 
-WHAT_TO_WRITE = (
-    "Write <thought>...</thought>, then either <action>tool_name(arguments)</action> "
-    "or <final_answer>...</final_answer>."
-)
 _TAG = re.compile(
     r"<(?P<close>/?+)[ \t]*+(?P<name>question|thoughts?+|action[ _-]?+input|action|tool_call"
     r"|tool[ _-]?+input|tool|observation|final[ _-]?+answer|answer)[ \t]*+>",
@@ -39,18 +36,17 @@ _TAG = re.compile(
 )
 _KINDS = {"thoughts": "thought", "toolcall": "action", "answer": "final_answer", "tool": "action"}
 _KINDS |= {"toolinput": "action_input"}
-_NO_TOOL = f"Invalid format: <action> needs a tool call. {WHAT_TO_WRITE}"
-_EMPTY_ANSWER = f"Invalid format: <final_answer> was empty. {WHAT_TO_WRITE}"
 _STEPS = ("action", "final_answer")
 
 Section = tuple[str, str]  # (kind, text inside the tag)
 
 
-def parse_xml_response(text: str) -> Action | FinalAnswer:
+def parse_xml_response(text: str, language: str = "en") -> Action | FinalAnswer:
     """Parse one reply in the XML ReAct format.
 
     Args:
         text: The raw model reply (it may already be cut at a stop sequence).
+        language: The language of a `ParseError`'s message (the run's).
 
     Returns:
         The first step in the reply: an `Action` or a `FinalAnswer`, its log rewritten with clean
@@ -66,7 +62,7 @@ def parse_xml_response(text: str) -> Action | FinalAnswer:
         return parse_llm_response(text)  # no tags at all: text markers, or a direct answer
     index = next((i for i, (kind, _) in enumerate(sections) if kind in _STEPS), None)
     if index is None:
-        return _without_step(text)
+        return _without_step(text, language)
     kind, content = sections[index]
     rest = sections[index + 1 :]
     thought = "\n".join(v for k, v in sections[:index] if k == "thought" and v)
@@ -74,13 +70,15 @@ def parse_xml_response(text: str) -> Action | FinalAnswer:
         thought = preamble
         sections = [("thought", preamble), *sections]
     log = "\n".join(f"<{k}>{v}</{k}>" for k, v in sections if k != "question")
+    empty_answer = _message("xml_empty_answer", language)
     if kind == "final_answer":
         if not content:
-            raise ParseError(_EMPTY_ANSWER, text)
+            raise ParseError(empty_answer, text)
         return FinalAnswer(output=content, thought=thought, log=log)
     call = read_action(content, rest[0][1] if rest else None)
+    no_tool = _message("xml_no_tool", language)
     return step_from_call(
-        call, thought=thought, log=log, text=text, no_tool=_NO_TOOL, empty_answer=_EMPTY_ANSWER
+        call, thought=thought, log=log, text=text, no_tool=no_tool, empty_answer=empty_answer
     )
 
 
@@ -127,15 +125,16 @@ def _kind(name: str) -> str:
     return _KINDS.get(word, word)
 
 
-def _without_step(text: str) -> Action | FinalAnswer:
+def _without_step(text: str, language: str) -> Action | FinalAnswer:
     """Tags but no step: accept a step the text markers spell, else explain the format."""
     step = text_step(_TAG.sub("", text))
     if step is not None:
         return step
-    raise ParseError(
-        f"Invalid format: after <thought> write an <action> or a <final_answer>. {WHAT_TO_WRITE}",
-        text,
-    )
+    raise ParseError(_message("xml_no_step", language), text)
+
+
+def _message(key: str, language: str) -> str:
+    return message(key, language, what_to_write=message("xml_what_to_write", language))
 
 
 # -- The format, as the loop uses it (`custom_react.formats.get_format("xml")`) ----------------
@@ -167,6 +166,6 @@ FORMAT = ReActFormat(
     render_tools=render_tool_signatures,
     question="<question>{input}</question>",
     cue="",
-    final_answer_nudge=f"{NO_STEPS_LEFT}, inside <final_answer>...</final_answer>.",
+    final_answer_nudge="xml_nudge",
     final_answer="<final_answer>{json}</final_answer>",
 )

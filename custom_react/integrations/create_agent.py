@@ -151,7 +151,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         message = reply if isinstance(reply, AIMessage) else AIMessage(content=reply.text)
         text = message.text
         try:
-            step = self.step_format.parse(text)
+            step = self.step_format.parse(text, self.language)
             if isinstance(step, Action):
                 chosen = resolve_tool(step.tool, tools)
                 args, _ = bind_arguments(chosen, step.tool_input)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from langchain_core.tools import BaseTool
 
 from custom_react.parser import ActionInput
+from custom_react.prompts import message
 from custom_react.toolbox import bind_arguments
 
 if TYPE_CHECKING:
@@ -31,8 +32,6 @@ APPROVAL_CONFIG_KEY = "custom_react_approved"
 """Set in the tool's `configurable` only for a call a person approved; tools may check it too."""
 PAUSED = "Paused: {tool} needs a person's approval. Resume the run with a decision."
 """The `output` of a run that waits for approval."""
-NOT_RUN = "nothing was run. Try another way or give the Final Answer."
-"""How every Observation of a tool that did not run ends."""
 
 
 @dataclass(frozen=True)
@@ -72,17 +71,19 @@ class Decision:
         )
 
 
-def denial(tool: BaseTool, args: dict[str, Any], approve: Approve | None) -> str | None:
+def denial(
+    tool: BaseTool, args: dict[str, Any], approve: Approve | None, language: str = "en"
+) -> str | None:
     """The Observation when `tool` may not run now (no callback, or it said no); else None."""
     if approve is None:
-        return f"{tool.name} needs the user's approval and no approval callback is set; {NOT_RUN}"
+        return not_run("approval_missing", language, tool=tool.name)
     if not approve(tool.name, args):
-        return f"The user did not approve running {tool.name}; {NOT_RUN}"
+        return not_run("approval_refused", language, tool=tool.name)
     return None
 
 
 def decided(
-    call: ActionRequest, decision: Decision, tool: BaseTool | None
+    call: ActionRequest, decision: Decision, tool: BaseTool | None, language: str = "en"
 ) -> tuple[ActionRequest, str | None]:
     """The waiting call as the person decided it, and why it does not run (None: it runs).
 
@@ -90,10 +91,15 @@ def decided(
     tool the resumed agent lacks cannot run.
     """
     if tool is None:
-        return call, f"{call.tool} is not a tool of this agent; {NOT_RUN}"
+        return call, not_run("not_a_tool", language, tool=call.tool)
     if decision.kind == "reject":
-        return call, f"The user rejected running {tool.name}: {decision.value}; {NOT_RUN}"
+        return call, not_run("approval_rejected", language, tool=tool.name, reason=decision.value)
     if decision.kind == "edit":
         args, tool_input = bind_arguments(tool, decision.value)
         call = replace(call, tool_input=tool_input, args=args)
     return call, None
+
+
+def not_run(key: str, language: str, **values: Any) -> str:
+    """The Observation `key` for a tool that did not run, ending with what the model may do."""
+    return message(key, language, not_run=message("not_run", language), **values)

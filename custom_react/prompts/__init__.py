@@ -13,6 +13,7 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 from importlib.resources import files
+from typing import Any
 
 from custom_react.labels import check_language
 
@@ -28,6 +29,11 @@ def load_template(name: str, language: str = "en") -> str:
     if not resource.is_file():
         raise ValueError(f"No prompt template {name!r} for language {language!r}.")
     return resource.read_text(encoding="utf-8")
+
+
+def message(key: str, language: str = "en", **values: Any) -> str:
+    """The loop's message `key` to the model in `language`, its `{placeholders}` filled."""
+    return load_messages(language)[key].format(**values)
 
 
 @cache

@@ -10,17 +10,16 @@ window; `answer_stream.py` yields the Final Answer alone as it is written.
 
 from custom_react.running.calls import Call, Loop
 from custom_react.running.model_call import (
-    CUT_OFF,
     MODEL_FAILED,
     ModelCaller,
     ModelFailure,
+    cut_off_message,
     was_cut_off,
 )
 from custom_react.running.runnable import StepRunnable
 from custom_react.running.token_budget import PromptBudget
 
 __all__ = [
-    "CUT_OFF",
     "MODEL_FAILED",
     "Call",
     "Loop",
@@ -28,5 +27,6 @@ __all__ = [
     "ModelFailure",
     "PromptBudget",
     "StepRunnable",
+    "cut_off_message",
     "was_cut_off",
 ]

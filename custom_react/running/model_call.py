@@ -25,6 +25,7 @@ from langchain_core.messages import message_chunk_to_message as whole_message
 from langchain_core.runnables import RunnableConfig
 
 from custom_react.events import ReplyToken
+from custom_react.prompts import message
 from custom_react.running.calls import Call, Loop, invoking, next_event, sleeping
 
 BUGS = (
@@ -43,11 +44,11 @@ TRANSIENT_NAMES = frozenset(
 """openai's transient errors, matched by name so the core needs no provider package."""
 MODEL_FAILED = "The model could not answer, so the run stopped:"
 """How the `output` of a run ended by a model failure begins."""
-CUT_OFF = (
-    "Your reply was cut off at the token limit before the step was complete. Write one shorter "
-    "step: a brief Thought, then one Action with its Action Input, or the Final Answer."
-)
-"""The Observation that answers a reply cut at the model's token limit (a format error)."""
+
+
+def cut_off_message(language: str = "en") -> str:
+    """The Observation for a reply cut at the model's token limit (counted as a format error)."""
+    return message("cut_off", language)
 
 
 class ModelFailure(RuntimeError):

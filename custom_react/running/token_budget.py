@@ -24,6 +24,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
 
 from custom_react.events import Step, ToolStep
+from custom_react.prompts import load_messages
 
 Build = Callable[[Sequence[Step]], list[BaseMessage]]
 """Writes the prompt for the given steps."""
@@ -87,16 +88,19 @@ class PromptBudget:
     `PromptBudget.of(llm, max_prompt_tokens)` is None when there is no budget to keep.
     """
 
-    def __init__(self, llm: BaseChatModel, limit: int) -> None:
-        """A budget of `limit` tokens, counted for `llm` (see `TokenCounter`)."""
+    def __init__(self, llm: BaseChatModel, limit: int, language: str = "en") -> None:
+        """A budget of `limit` tokens, counted for `llm` (see `TokenCounter`); markers in `language`."""
         self.limit = limit
         self.count = TokenCounter(llm)
+        self.marker = load_messages(language)["shortened"]
 
     @classmethod
-    def of(cls, llm: BaseChatModel, max_prompt_tokens: int | None) -> PromptBudget | None:
+    def of(
+        cls, llm: BaseChatModel, max_prompt_tokens: int | None, language: str = "en"
+    ) -> PromptBudget | None:
         """`max_prompt_tokens`, else what the model announces (`prompt_budget`), else None."""
         limit = max_prompt_tokens or prompt_budget(llm)
-        return None if limit is None else cls(llm, limit)
+        return None if limit is None else cls(llm, limit, language)
 
     def fit(
         self, steps: Sequence[Step], history: Sequence[BaseMessage], build: BuildWith
@@ -110,7 +114,7 @@ class PromptBudget:
         kept = list(history)
         while kept and self.count(build(steps, kept)) > self.limit:
             kept = without_oldest_turn(kept)
-        shown = fit_steps(steps, partial(build, history=kept), self.limit, self.count)
+        shown = fit_steps(steps, partial(build, history=kept), self.limit, self.count, self.marker)
         return shown, kept
 
 
@@ -127,6 +131,7 @@ def fit_steps(
     build: Build,
     budget: int | None,
     count: Callable[[Sequence[BaseMessage]], int],
+    marker: str = MARKER,
 ) -> list[Step]:
     """The steps to show so that `build(steps)` has at most `budget` tokens, if that can be done.
 
@@ -140,17 +145,17 @@ def fit_steps(
     older = [i for i, step in enumerate(shown) if isinstance(step, ToolStep)][:-KEEP_WHOLE]
     for limit in SHORT_CHARS:
         for index in older:
-            shown[index] = shorten(steps[index], limit)  # type: ignore[arg-type]
+            shown[index] = shorten(steps[index], limit, marker)  # type: ignore[arg-type]
             if count(build(shown)) <= budget:
                 return shown
     return shown
 
 
-def shorten(step: ToolStep, limit: int) -> ToolStep:
+def shorten(step: ToolStep, limit: int, marker: str = MARKER) -> ToolStep:
     """The step with its observation cut to `limit` characters and the marker appended."""
     total = len(step.observation)
     if total <= limit:
         return step
-    marker = MARKER.format(shown=limit, total=total)
-    text = f"{step.observation[:limit]}… {marker}" if limit else marker
+    note = marker.format(shown=limit, total=total)
+    text = f"{step.observation[:limit]}… {note}" if limit else note
     return replace(step, observation=text)

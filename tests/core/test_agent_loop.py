@@ -11,7 +11,7 @@ from langchain_core.tools import BaseTool, tool
 
 from custom_react import CustomReActAgent
 from custom_react.agent import STOPPED_MESSAGE
-from custom_react.formats import GENERATE_FINAL_ANSWER
+from custom_react.formats import TEXT
 from tests.conftest import summarize
 
 
@@ -256,7 +256,7 @@ def test_generate_prompt_tells_the_model_to_answer(script, tools):
     model = script("Action: calculator\nAction Input: 1 + 1", "Final Answer: 2")
     prompts = model.prompts  # every prompt the scripted model was sent
     run(CustomReActAgent(model.model, tools, max_iterations=1, early_stopping_method="generate"))
-    assert prompts[-1][-1].content.endswith(f"\n{GENERATE_FINAL_ANSWER}\nThought: ")
+    assert prompts[-1][-1].content.endswith(f"\n{TEXT.nudge('en')}\nThought: ")
 
 
 def test_max_execution_time(script, calls):

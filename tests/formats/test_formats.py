@@ -177,7 +177,7 @@ def test_on_a_limit_generate_asks_in_the_format(script, tools, name):
         model.model, tools, format=name, max_iterations=1, early_stopping_method="generate"
     )
     _, result = run(agent)
-    assert seen[-1][-1].content.endswith(f"\n{get_format(name).final_answer_nudge}{CUE[name]}")
+    assert seen[-1][-1].content.endswith(f"\n{get_format(name).nudge('en')}{CUE[name]}")
     assert result["output"] == "1.26 yuan" and result["stop_reason"] == "max_iterations"
 
 

@@ -17,7 +17,7 @@ from custom_react import CustomReActAgent
 from custom_react.events import (
     ParseFailure,
 )
-from custom_react.running.model_call import CUT_OFF
+from custom_react.running.model_call import cut_off_message
 from custom_react.testing import Script, ScriptedError, count_tokens
 
 
@@ -101,8 +101,8 @@ def test_a_reply_cut_at_the_token_limit_is_fed_back_as_its_own_observation(scrip
     model = script(cut, "Final Answer: done")
     events = list(CustomReActAgent(model.model, [read_page]).stream("q"))
     failure = next(e for e in events if isinstance(e, ParseFailure))
-    assert failure.error == CUT_OFF and failure.consecutive == 1
-    assert CUT_OFF in model.prompts[1][-1].text
+    assert failure.error == cut_off_message() and failure.consecutive == 1
+    assert cut_off_message() in model.prompts[1][-1].text
 
 
 def test_a_cut_reply_that_ran_past_its_step_is_read(script):
