@@ -10,6 +10,7 @@ from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 
 from custom_react import CustomReActAgent, ObservationEvent, ParseFailure
+from custom_react.formats import get_format
 from custom_react.prompts import load_messages
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -104,4 +105,4 @@ def test_the_xml_and_json_formats_explain_themselves_in_chinese(
     (failure,) = [e for e in events if isinstance(e, ParseFailure)]
     expected = load_messages("zh")[key].split("{")[0]
     assert failure.error.startswith(expected) and CJK.search(failure.error)
-    assert failure.error in model.prompts[1][-1].text
+    assert get_format(step_format).render_observation(failure.error) in model.prompts[1][-1].text
