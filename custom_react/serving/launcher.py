@@ -5,10 +5,10 @@ its own process group. It imports nothing but the standard library and ``xllamac
 in a moment and works from any checkout. It sets llama.cpp's ``common_params`` from the command
 line plus the defaults pinned below, starts the server (``xllamacpp.Server`` serves
 ``/v1/chat/completions`` on loopback from a thread of this process), and then waits for one of
-three endings: SIGTERM or SIGINT (a clean stop, cut short after ``STOP_GRACE`` s if a request is
-still running), or its parent's death (the watchdog exits at once: the server must not outlive
-the program that started it when that program was killed). Readiness, the start-up completion and
-the error messages are the parent's job (``custom_react.serving.health``).
+three endings: SIGTERM or SIGINT (a clean stop, cut short by an alarm after ``STOP_GRACE`` s if
+a request is still running), or its parent's death (the watchdog exits at once: the server must
+not outlive the program that started it when that program was killed). Readiness, the start-up
+completion and the error messages are the parent's job (``custom_react.serving.health``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ import threading
 import time
 from typing import Any
 
-STOP_GRACE = 3.0
-"""Seconds a clean stop may take before the process exits anyway. A stop waits for the request in
-flight, and a CPU model may write for minutes; the parent kills the group after its own grace."""
+STOP_GRACE = 3
+"""Seconds a clean stop may take before the process ends anyway (SIGALRM). A stop waits for the
+request in flight, and a CPU model may write for minutes; the parent kills the group after its own
+grace too."""
 PARENT_DIED = 3
 """Exit code when the watchdog finds the parent gone."""
 
@@ -105,10 +106,10 @@ def main() -> None:
     sys.stdout.flush()
     while not stopping.wait(0.2):
         pass
-    # A clean stop joins the HTTP thread, which waits for a request in flight: bound the wait.
-    deadline = threading.Timer(STOP_GRACE, os._exit, args=(0,))
-    deadline.daemon = True
-    deadline.start()
+    # A clean stop joins the HTTP thread, which waits for a request in flight: bound the wait
+    # with an alarm, whose default action ends the process; a Python timer thread would need the
+    # interpreter lock, which the runtime may hold while it joins.
+    signal.alarm(STOP_GRACE)
     del server
 
 

@@ -24,8 +24,16 @@ from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from custom_react.serving.errors import LocalModelError
+from custom_react.serving.health import wait_until_ready
+from custom_react.serving.launcher import STOP_GRACE
 from custom_react.serving.models import ModelSettings, open_chat_model
-from custom_react.serving.process import check_server_installed, launch, stop_process_group
+from custom_react.serving.process import (
+    check_port,
+    check_server_installed,
+    launch,
+    server_command,
+    stop_process_group,
+)
 from custom_react.serving.server import LocalModelServer
 from custom_react.serving.weights import ensure_model_file
 from tests.serving.processes import group_members, is_running, our_llama_servers, wait_until_dead
@@ -113,6 +121,30 @@ def test_a_server_that_ignores_the_stop_is_killed_after_the_grace_period(tmp_pat
     assert 1.0 <= took < 3.0, took
     assert process.returncode == -signal.SIGKILL
     assert not is_running(process.pid) and group_members(process.pid) == []
+
+
+def test_a_clean_stop_that_hangs_is_cut_short_by_the_launcher_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real launcher on a fake runtime whose stop never ends: SIGTERM ends it in STOP_GRACE s."""
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).with_name("crashing_runtime")))
+    monkeypatch.setenv("FAKE_XLLAMACPP_STOP_HANGS", "1")
+    port = check_port("127.0.0.1", None)
+    options = {"alias": "tiny", "host": "127.0.0.1", "port": port, "n_ctx": 8, "n_threads": 1}
+    command = server_command(
+        tmp_path / "tiny.gguf", **options, n_threads_batch=1, chat_template=None
+    )
+    process = launch(command, tmp_path / "log")
+    try:
+        assert wait_until_ready(f"http://127.0.0.1:{port}/v1/models", process, 30) == "ready"
+        started = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=STOP_GRACE + 5)
+        took = time.monotonic() - started
+    finally:
+        stop_process_group(process, timeout=1.0)
+    assert STOP_GRACE <= took < STOP_GRACE + 2, took
+    assert process.returncode == -signal.SIGALRM  # the launcher's alarm, not our kill
 
 
 @pytest.fixture(scope="module")

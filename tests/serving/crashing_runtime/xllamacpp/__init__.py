@@ -4,6 +4,8 @@ Put this folder first on ``PYTHONPATH`` and the real launcher (``custom_react/se
 imports it instead of the wheel: it takes the launcher's settings as the real ``CommonParams``
 does, and its ``Server`` answers ``GET /v1/models`` like llama.cpp's server, then dies of SIGSEGV
 at the first chat completion, as a llama.cpp build for instructions the CPU cannot run does.
+With ``FAKE_XLLAMACPP_STOP_HANGS=1`` in its environment, its clean stop never ends instead, as
+the real one's can while it waits for a request in flight.
 """
 
 import enum
@@ -11,6 +13,7 @@ import json
 import os
 import signal
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
 
@@ -64,4 +67,6 @@ class Server:
         threading.Thread(target=self._http.serve_forever, daemon=True).start()
 
     def __del__(self) -> None:
+        if os.environ.get("FAKE_XLLAMACPP_STOP_HANGS"):
+            time.sleep(600)
         self._http.shutdown()
