@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import llama_cpp
+import xllamacpp
 from langchain_core.callbacks import BaseCallbackHandler
 
 from custom_react import CustomReActAgent
@@ -154,9 +154,9 @@ def server_options(threads: int | None, threads_batch: int | None) -> dict[str, 
 
 
 def runtime_info() -> dict[str, Any]:
-    """The llama-cpp-python version, its module file and the CPU features it was built with."""
-    info = llama_cpp.llama_print_system_info().decode().strip()
-    return {"version": llama_cpp.__version__, "module": llama_cpp.__file__, "system_info": info}
+    """The runtime's version, its module file and the CPU features it was built with."""
+    info = xllamacpp.get_system_info().strip()
+    return {"version": xllamacpp.__version__, "module": xllamacpp.__file__, "system_info": info}
 
 
 def main() -> None:

@@ -1,12 +1,12 @@
 """Is the local server ready, and if it died, why? Polling, one tiny completion, and the verdict.
 
 ``wait_for_startup`` polls ``GET /v1/models`` and then sends one real completion before the
-server is called ready. A llama.cpp build made for instructions the CPU cannot run (a native
-build that uses AVX-512 or AMX on a virtual CPU that reports them but faults on them, or a wheel
-built on another machine and reused from pip's cache) loads the model, answers ``GET /v1/models``
-and then dies at its first completion; the probe makes such a build fail at start-up, not at the
-agent's first step. ``crash_advice`` turns the death into one actionable sentence (what happened
-and the command that rebuilds the runtime portably, bypassing the cached wheel), and
+server is called ready. A llama.cpp build made for instructions the CPU cannot run (the prebuilt
+runtime's AVX2/FMA/F16C kernels on a CPU without them, or a native build for AVX-512 on a virtual
+CPU that reports it but faults on it) loads the model, answers ``GET /v1/models`` and then dies
+at its first completion; the probe makes such a build fail at start-up, not at the agent's first
+step. ``crash_advice`` turns the death into one actionable sentence (what happened, how to check
+the CPU, the reinstall command, and the way out when the CPU cannot run it), and
 ``death_message`` adds the exit code and the log tail. Nothing here starts or stops processes.
 """
 
@@ -24,15 +24,12 @@ from typing import Literal
 from custom_react.serving.errors import LocalModelError
 from custom_react.serving.process import log_tail
 
-RUNTIME_VERSION = "0.3.36"
-"""The llama-cpp-python release the project pins and was verified with (``pyproject.toml``)."""
-PORTABLE_REBUILD = "bash scripts/install.sh --rebuild-runtime"
-"""Rebuilds the runtime portably from a custom-react checkout (``scripts/install.sh``)."""
-PORTABLE_PIP = (
-    'CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install --force-reinstall --no-cache-dir --no-deps '
-    f'"llama-cpp-python=={RUNTIME_VERSION}"'
-)
-"""The same rebuild as a plain pip command, for an install without the checkout's script."""
+RUNTIME_VERSION = "2026.10.11549"
+"""The xllamacpp release the project pins and was verified with (``pyproject.toml``)."""
+REINSTALL = f'pip install --force-reinstall --no-deps "xllamacpp=={RUNTIME_VERSION}"'
+"""Reinstalls the prebuilt runtime (a damaged or replaced install)."""
+CPU_CHECK = "grep -o -w -m1 avx2 /proc/cpuinfo"
+"""Prints ``avx2`` on a CPU that can run the prebuilt runtime, nothing on one that cannot."""
 # Signals a CPU-specific build dies of; SIGKILL, SIGTERM and friends come from outside.
 _CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGILL, signal.SIGBUS}
 
@@ -135,10 +132,11 @@ def crash_advice(exit_code: int | None) -> str:
         return ""
     name = signal.Signals(-exit_code).name
     return (
-        f"the llama.cpp runtime crashed ({name}): this llama-cpp-python build uses CPU "
-        "instructions this machine cannot run (pip may have reused a wheel built natively, here "
-        f"or elsewhere). Fix: rebuild it portably, bypassing pip's wheel cache: {PORTABLE_REBUILD}"
-        f"  (or: {PORTABLE_PIP})"
+        f"the llama.cpp runtime crashed ({name}): the prebuilt xllamacpp wheel runs AVX2, FMA and "
+        f"F16C code, so this CPU may lack them or the install is damaged. Check the CPU: "
+        f"{CPU_CHECK} (prints avx2 if it can run it); if it can, reinstall the runtime: {REINSTALL}; "
+        "if it cannot, serve the model with an OpenAI-compatible server built for this machine "
+        "(llama.cpp's llama-server, Ollama) and set OPENAI_BASE_URL to it"
     )
 
 

@@ -1,12 +1,12 @@
 """Process plumbing for the local model server: install check, launcher, port, signals, log.
 
 Small functions that ``LocalModelServer`` (in ``custom_react.serving.server``) composes: checking
-that llama-cpp-python's server is importable, building its command line (with a watchdog that ends
-the server when its parent dies), launching it with a clean environment in its own process group,
-checking or picking a loopback port, stopping its process group, and reading the tail of its log
-for error messages. Whether the server answers is ``custom_react.serving.health``'s question.
-Nothing here keeps state or knows about chat models; POSIX process groups are assumed (Linux,
-macOS).
+that the runtime (``xllamacpp``) is importable, building the command line that runs the launcher
+(``custom_react/serving/launcher.py``, by path) for a model, launching it with a clean environment
+in its own process group, checking or picking a loopback port, stopping its process group, and
+reading the tail of its log for error messages. Whether the server answers is
+``custom_react.serving.health``'s question. Nothing here keeps state or knows about chat models;
+POSIX process groups are assumed (Linux, macOS).
 """
 
 from __future__ import annotations
@@ -23,42 +23,24 @@ from collections import deque
 from importlib.util import find_spec
 from pathlib import Path
 
-from custom_react.serving import chat_format as chat_format_module
-from custom_react.serving.chat_format import TOOL_CHAT_FORMAT
 from custom_react.serving.errors import INSTALL_HINT, LocalModelError
 
-# Modules of llama-cpp-python and of its [server] extra that `python -m llama_cpp.server` imports.
-SERVER_MODULES = ("llama_cpp", "uvicorn", "fastapi", "sse_starlette", "pydantic_settings")
-# The server reads these from the environment and some beat its command line (HOST, PORT,
-# CONFIG_FILE); API_KEY would make it demand a key. None of them is meant for our child.
-_SCRUBBED_ENV = frozenset({"HOST", "PORT", "CONFIG_FILE", "API_KEY", "MODEL", "CHAT_FORMAT"})
+RUNTIME_MODULE = "xllamacpp"
+"""The module the launcher serves with: llama.cpp's server, prebuilt (the ``local`` extra)."""
+LAUNCHER = Path(__file__).with_name("launcher.py")
+"""The server process's program, run by path (it imports only the runtime and the stdlib)."""
+# llama.cpp reads LLAMA_ARG_* (and LLAMA_API_KEY, LLAMA_CACHE, ...) from the environment in some
+# code paths; none of them is meant for our child, whose settings are all on its command line.
+_SCRUBBED_PREFIXES = ("LLAMA_",)
 
 
 def check_server_installed() -> None:
-    """Raise ``LocalModelError`` unless llama-cpp-python and its server extra are importable."""
-    missing = [name for name in SERVER_MODULES if find_spec(name) is None]
-    if missing:
+    """Raise ``LocalModelError`` unless the runtime (``xllamacpp``) is importable."""
+    if find_spec(RUNTIME_MODULE) is None:
         raise LocalModelError(
-            f"the local model needs llama-cpp-python[server] (missing: {', '.join(missing)}): "
+            f"the local model needs the llama.cpp runtime (missing: {RUNTIME_MODULE}): "
             f"run {INSTALL_HINT}, or set OPENAI_API_KEY or OPENAI_BASE_URL to use a hosted model"
         )
-
-
-# Runs `python -m llama_cpp.server` with a watchdog thread: the server lives in its own process
-# group (out of reach of Ctrl-C and of our atexit if we are killed), so it exits by itself as soon
-# as the process that started it is gone and it has been handed to another parent. Before the
-# server starts it registers the tool-calling chat format (`chat_format.py`, run by path: it
-# imports nothing of ours).
-_LAUNCHER = """
-import os, runpy, threading, time
-def watch_parent():
-    while os.getppid() == {parent}:
-        time.sleep(0.5)
-    os._exit(3)
-threading.Thread(target=watch_parent, daemon=True).start()
-runpy.run_path({chat_format_file!r})["register"]()
-runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
-"""
 
 
 def server_command(
@@ -69,29 +51,27 @@ def server_command(
     port: int,
     n_ctx: int,
     n_threads: int,
-    chat_format: str | None = TOOL_CHAT_FORMAT,
+    n_threads_batch: int,
+    chat_template: Path | None,
 ) -> list[str]:
-    """Return the argv that serves ``model_path`` quietly.
+    """Return the argv that serves ``model_path`` quietly, watched by this process.
 
-    ``chat_format`` ``TOOL_CHAT_FORMAT`` (the default) answers requests without tools in the
-    model's own chat template and requests with tools with OpenAI ``tool_calls``
-    (``custom_react.serving.chat_format``); ``None`` uses the model's own template for both.
+    ``chat_template`` is a Jinja file the server renders chats with (and learns tool calls from,
+    see ``custom_react.serving.templates``); ``None`` keeps the GGUF's own template. ``-P`` keeps
+    the launcher's folder off ``sys.path``, so its neighbours cannot shadow a module.
     """
     options = {
         "--model": str(model_path),
-        "--model_alias": alias,
+        "--alias": alias,
         "--host": host,
         "--port": str(port),
-        "--n_ctx": str(n_ctx),
-        "--n_threads": str(n_threads),
-        "--n_threads_batch": str(n_threads),
-        "--logits_all": "false",  # else it keeps n_ctx x vocabulary floats: gigabytes, and slow
-        "--verbose": "false",
+        "--n-ctx": str(n_ctx),
+        "--threads": str(n_threads),
+        "--threads-batch": str(n_threads_batch),
+        "--chat-template": str(chat_template or ""),
+        "--parent": str(os.getpid()),  # the launcher's watchdog exits when we are gone
     }
-    if chat_format is not None:
-        options["--chat_format"] = chat_format
-    script = _LAUNCHER.format(parent=os.getpid(), chat_format_file=chat_format_module.__file__)
-    launcher = [sys.executable, "-c", script]
+    launcher = [sys.executable, "-P", str(LAUNCHER)]
     return [*launcher, *(part for option in options.items() for part in option)]
 
 
@@ -124,9 +104,22 @@ def default_threads() -> int:
     return min(8, max(1, (os.cpu_count() or 2) - 1))
 
 
+def default_batch_threads() -> int:
+    """Return the threads that read a prompt: every CPU, from 1 to 8 (2 on a 2-core machine).
+
+    Reading the prompt is most of a first answer on a CPU (a 650-token ReAct prompt at about 10
+    tokens/s on one thread); measured in `bench/results/runtime_xllamacpp.md`.
+    """
+    return min(8, max(1, os.cpu_count() or 2))
+
+
 def child_environment() -> dict[str, str]:
     """Return ``os.environ`` without the variables that would reconfigure the server."""
-    return {key: value for key, value in os.environ.items() if key.upper() not in _SCRUBBED_ENV}
+    return {
+        key: value
+        for key, value in os.environ.items()
+        if not key.upper().startswith(_SCRUBBED_PREFIXES)
+    }
 
 
 def check_port(host: str, port: int | None) -> int:

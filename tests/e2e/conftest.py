@@ -1,7 +1,7 @@
 """Fixtures for end-to-end tests: one bundled local model server shared by the whole session.
 
 The server (default model, assembled into the user cache on first use) starts once, on a free
-loopback port, and stops when the session ends. Without llama-cpp-python or the model's part
+loopback port, and stops when the session ends. Without the runtime (xllamacpp) or the model's part
 packages the tests that use it are skipped with the reason. A runtime that is installed but
 cannot answer (a corrupted model file, a llama.cpp build that crashes at its first completion)
 fails them: the server's start-up probe raises, and a failure is never turned into a skip.
@@ -27,7 +27,7 @@ from custom_react.serving.weights import (
 
 @pytest.fixture(scope="session")
 def local_server() -> Iterator[LocalModelServer]:
-    """The default bundled model behind llama-cpp-python's OpenAI-compatible server."""
+    """The default bundled model behind llama.cpp's OpenAI-compatible server."""
     model = BUNDLED_MODELS[DEFAULT_LOCAL_MODEL]
     try:
         check_server_installed()

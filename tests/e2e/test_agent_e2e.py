@@ -1,5 +1,5 @@
 """End to end: CustomReActAgent driving the bundled local model through ChatOpenAI and a real
-OpenAI-compatible server (llama-cpp-python on loopback). No mocks: real model, real tools."""
+OpenAI-compatible server (llama.cpp's, on loopback). No mocks: real model, real tools."""
 
 from __future__ import annotations
 

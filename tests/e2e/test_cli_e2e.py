@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from custom_react.serving.process import LAUNCHER
+
 pytestmark = pytest.mark.e2e
 
 
@@ -20,7 +22,7 @@ def llama_servers() -> set[int]:
                 command = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            if b"llama_cpp.server" in command:
+            if str(LAUNCHER).encode() in command:
                 pids.add(int(entry.name))
     return pids
 

@@ -1,8 +1,9 @@
 """End to end: LangChain 1.x `create_agent` on the bundled model, natively and with text ReAct.
 
-The local server starts with the tool-calling chat format (`custom_react.serving.chat_format`), so
-`create_agent` gets real OpenAI `tool_calls`; with `TextReActMiddleware` the same graph runs on
-text ReAct (tools in the prompt, calls parsed from the reply). Real model, real server, real tools.
+The local server starts with the chat template shipped for the bundled model
+(`custom_react.serving.templates`), so `create_agent` gets real OpenAI `tool_calls`; with
+`TextReActMiddleware` the same graph runs on text ReAct (tools in the prompt, calls parsed from
+the reply). Real model, real server, real tools.
 """
 
 from __future__ import annotations

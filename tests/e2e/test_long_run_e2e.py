@@ -97,9 +97,9 @@ class FirstReplyNative:
 
 
 def test_a_native_json_tool_call_from_the_model_runs_the_tool(local_server):
-    """Served in the model's own template (no tool-calling format), the call comes back as text."""
+    """Served in the model's own template (not the shipped one), the call comes back as text."""
     question = "What is 12.5% of 2480? Use the calculator."
-    with LocalModelServer(local_server.model_path, chat_format=None) as own_template:
+    with LocalModelServer(local_server.model_path, chat_template=None) as own_template:
         llm = FirstReplyNative(own_template.chat_model(), question)
         result = CustomReActAgent(llm, [calculator], max_iterations=4).invoke(question)  # type: ignore[arg-type]
     first_reply = result["messages"][1].content

@@ -1,7 +1,8 @@
 """Finding the test process's llama.cpp servers and their process groups through ``/proc``.
 
 Helpers for the server tests, without psutil: which processes run (zombies do not count), which
-belong to a process group, and which ``llama_cpp.server`` processes this test process started.
+belong to a process group, and which server launchers (``custom_react/serving/launcher.py``)
+this test process started.
 Linux only, as the server tests are.
 """
 
@@ -10,6 +11,8 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+
+from custom_react.serving.process import LAUNCHER
 
 
 def stat_fields(pid: int) -> list[str] | None:
@@ -38,13 +41,13 @@ def group_members(pgid: int) -> list[int]:
 
 
 def our_llama_servers() -> set[int]:
-    """Return the pids of llama_cpp.server processes this test process started that still run."""
+    """Return the pids of server launchers this test process started that still run."""
     found = set()
     for entry in Path("/proc").iterdir():
         fields = stat_fields(int(entry.name)) if entry.name.isdigit() else None
         if fields and int(fields[1]) == os.getpid() and fields[0] not in ("Z", "X"):
             cmdline = (entry / "cmdline").read_bytes() if (entry / "cmdline").exists() else b""
-            if b"llama_cpp.server" in cmdline:
+            if str(LAUNCHER).encode() in cmdline:
                 found.add(int(entry.name))
     return found
 

@@ -1,9 +1,10 @@
 """A runtime that answers ``/v1/models`` but crashes at its first completion fails at start-up.
 
-The crashing runtime is a real process (``crashing_runtime/llama_cpp``, first on ``PYTHONPATH`` of
-the server's environment) that dies of SIGSEGV, as a native llama.cpp build does on a virtual CPU
-that reports AVX-512 it cannot run. The server, the CLI and a demo each stop with one ``error:``
-message that names the crash, the log and the portable rebuild command.
+The crashing runtime is a real process: the real launcher with a fake ``xllamacpp``
+(``crashing_runtime/xllamacpp``, first on ``PYTHONPATH`` of the server's environment) that dies of
+SIGSEGV, as a llama.cpp build does on a CPU without the instructions it was built for. The server,
+the CLI and a demo each stop with one ``error:`` message that names the crash, the log, the CPU
+check, the reinstall command and the way out.
 """
 
 from __future__ import annotations
@@ -11,22 +12,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from importlib.util import find_spec
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from custom_react.serving.errors import LocalModelError
-from custom_react.serving.health import PORTABLE_PIP, PORTABLE_REBUILD, crash_advice
+from custom_react.serving.health import CPU_CHECK, REINSTALL, RUNTIME_VERSION, crash_advice
 from custom_react.serving.server import LocalModelServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CRASHING_RUNTIME = Path(__file__).with_name("crashing_runtime")
-
-pytestmark = pytest.mark.skipif(
-    any(find_spec(name) is None for name in ("uvicorn", "fastapi", "sse_starlette")),
-    reason="the server extra is not installed: run bash scripts/install.sh",
-)
 
 
 @pytest.fixture
@@ -46,10 +42,10 @@ def crashing_environment(model: Path) -> dict[str, str]:
 
 
 def assert_names_crash_log_and_fix(message: str) -> None:
-    """Check that ``message`` names the crash, quotes the log and gives both rebuild commands."""
+    """Check that ``message`` names the crash, quotes the log and says what to do."""
     assert "exited at its first completion (exit code -11)" in message
     assert "crashed (SIGSEGV)" in message
-    assert PORTABLE_REBUILD in message and PORTABLE_PIP in message
+    assert CPU_CHECK in message and REINSTALL in message and "OPENAI_BASE_URL" in message
     assert "ggml_compute_forward: first completion" in message  # the log tail is quoted
 
 
@@ -99,5 +95,11 @@ def test_the_cli_and_the_demos_end_on_one_error_line(fake_model: Path, argv: lis
     [(-11, True), (-4, True), (-7, True), (-9, False), (1, False), (None, False)],
 )
 def test_only_a_crash_signal_is_blamed_on_the_build(exit_code: int | None, advised: bool) -> None:
-    """SIGSEGV, SIGILL and SIGBUS get the rebuild advice; a kill or a plain exit does not."""
+    """SIGSEGV, SIGILL and SIGBUS get the CPU advice; a kill or a plain exit does not."""
     assert bool(crash_advice(exit_code)) is advised
+
+
+def test_the_reinstall_advice_names_the_version_pyproject_pins() -> None:
+    """The crash advice's reinstall command installs the runtime the ``local`` extra pins."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert f"xllamacpp=={RUNTIME_VERSION}" in project["project"]["optional-dependencies"]["local"]
