@@ -5,9 +5,9 @@ PYTHON ?= python
 # works with an activated venv (PYTHON=python) and with PYTHON=.venv/bin/python alike.
 LINT_IMPORTS = $(PYTHON) -c "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
 
-.PHONY: check lint imports format typecheck test test-fast golden docs bench
+.PHONY: check lint imports format typecheck docs-check test test-fast golden docs bench
 
-check: lint typecheck test
+check: lint typecheck docs-check test
 
 lint:
 	$(PYTHON) -m ruff check .
@@ -33,6 +33,9 @@ test-fast:  # everything but the end-to-end runs on the local model
 golden:  # rewrite the golden prompts, transcripts, exports and scripted docs assets after an intended change
 	$(PYTHON) -m pytest tests/core/test_prompt.py tests/core/test_printing.py tests/export/test_export.py --regenerate-golden
 	$(PYTHON) scripts/make_docs_assets.py --scripted
+
+docs-check:  # offline: is any real transcript or saved result made with another prompt than the shipped one?
+	$(PYTHON) scripts/make_docs_assets.py --check
 
 docs:  # rerun the real docs transcripts on the local model (one model run at a time)
 	flock /tmp/custom-react-model.lock $(PYTHON) scripts/make_docs_assets.py

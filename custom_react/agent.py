@@ -85,9 +85,8 @@ class CustomReActAgent(StepRunnable):
         self, agent_input: AgentInput, config: RunnableConfig, stream_tokens: bool
     ) -> Loop[None]:
         """One run: the ReAct loop, then its result; the last event is always `RunFinished`."""
-        thread = config.get("configurable", {}).get(
-            "thread_id"
-        )  # a conversation, kept in the store
+        # A question of a conversation (a thread, with a store) sees its earlier questions and answers.
+        thread = config.get("configurable", {}).get("thread_id")
         run = open_run(agent_input, self.store, self.format.render_observation, thread)
         model = ModelCaller(self.llm, config, self.stop, stream_tokens, self.settings.model_retries)
         ending = yield from self._react(run, model, config)
@@ -134,9 +133,8 @@ class CustomReActAgent(StepRunnable):
         # Observation: the tool's result, or why it did not run; the model reads either.
         try:
             observation, status = yield from act(request, self.toolbox, run, config)
-        except (
-            SubAgentPaused
-        ) as paused:  # the tool is a sub-agent waiting for a person: so is this run
+        except SubAgentPaused as paused:
+            # The tool is a sub-agent that waits for a person: so does this run, resumable.
             yield ApprovalRequested(paused.call, run.run_id)
             return run.paused(replace(request, inner_state=paused.state))
         shown = self.toolbox.shorten(observation)

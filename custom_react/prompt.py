@@ -11,6 +11,7 @@ not call the model, parse its reply or choose a format.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -183,3 +184,20 @@ def describe_input(tool: BaseTool, style: InputStyle = TEXT_INPUT) -> str:
         return style.lead + style.one.format(name=name, kind=kind)
     fields = {name: schema.get("type", "string") for name, schema in arguments.items()}
     return style.lead + style.several.format(fields=json.dumps(fields))
+
+
+def prompt_fingerprint(tools: Sequence[BaseTool]) -> str:
+    """Which shipped prompt a result was made with: a short hash of what the model reads first.
+
+    That is the agent's default system prompt (the text format, the bundled examples) in English
+    and in Chinese, with `tools` and their descriptions. A saved transcript or table records it;
+    when the templates, the examples or a tool's description change, so does the fingerprint,
+    and `scripts/make_docs_assets.py --check` names what was made with the old one.
+    """
+    texts = [
+        build_react_prompt(tools, language=language, examples=True)
+        .format_messages(input="")[0]
+        .text
+        for language in ("en", "zh")
+    ]
+    return hashlib.sha256("\n\0".join(texts).encode("utf-8")).hexdigest()[:12]

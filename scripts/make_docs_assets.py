@@ -12,9 +12,16 @@ from the saved results of `custom-react compare --out bench/results/compare`
 (`bench/results/compare/compare.json`), and one run of two conditions of each experiment from
 `bench/results/experiments/<name>.json` (`bench/experiments/<name>.py`).
 
+Never stale: every asset made from a real model run is listed in `docs/assets/provenance.json`
+with the fingerprint of the prompt it was made with (`custom_react.prompt.prompt_fingerprint`:
+the shipped system prompt and tool descriptions, English and Chinese), its date and model; the
+saved results it comes from record the same. `--check` recomputes the fingerprint offline and
+exits 1, naming each asset or result made with another prompt (`make check` runs it).
+
     flock /tmp/custom-react-model.lock python scripts/make_docs_assets.py   # everything
     python scripts/make_docs_assets.py --scripted                           # no model needed
     python scripts/make_docs_assets.py --embed                              # only refill docs
+    python scripts/make_docs_assets.py --check                              # is anything stale?
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import re
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +46,7 @@ from custom_react.events import (
     RunFinished,
 )
 from custom_react.export import save_transcript
+from custom_react.prompt import prompt_fingerprint
 from tools import calculator, default_tools, make_search_tool, make_workspace_tools
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +55,10 @@ ASSETS = DOCS / "assets"
 FORMATS = (".txt", ".md", ".html", ".mmd")
 EMBED = re.compile(r"(<!-- embed: (?P<path>\S+) -->\n)(?P<body>.*?)(<!-- /embed -->)", re.DOTALL)
 FENCES = {".mmd": "mermaid", ".txt": "text"}
+PROVENANCE = ASSETS / "provenance.json"
+RESULTS = ROOT / "bench" / "results"
+REAL_RESULTS = ("compare/compare.json", "experiments/*.json", "solve_rate/*.json")
+"""Saved results of real runs that the docs and the README quote (each records its prompt)."""
 COMPARISON = ROOT / "bench" / "results" / "compare" / "compare.json"
 COMPARISON_QUESTION = "rose-markup"
 EXPERIMENTS = ROOT / "bench" / "results" / "experiments"
@@ -248,12 +261,58 @@ def make_real(out: Path = ASSETS) -> None:
 
     settings = ModelSettings.from_env()
     say(f"model: {describe(settings)}")
+    made = provenance(describe(settings))
     with open_chat_model(settings) as llm:
         for name, run in REAL_RUNS.items():
             events = run_and_save(name, run, llm, out)
             final = events[-1]
             reason = final.result.stop_reason if isinstance(final, RunFinished) else "?"
+            record(out, [f"{name}{suffix}" for suffix in FORMATS], made)
             say(f"real: {name} ({reason})")
+
+
+def provenance(
+    model: str, fingerprint: str | None = None, day: str | None = None
+) -> dict[str, str]:
+    """What made an asset: the prompt's fingerprint (the shipped one, by default), date, model."""
+    return {
+        "prompt_fingerprint": fingerprint or prompt_fingerprint(default_tools()),
+        "date": day or date.today().isoformat(),
+        "model": model,
+    }
+
+
+def record(out: Path, names: list[str], made: dict[str, str]) -> None:
+    """Note in `provenance.json` which prompt, day and model made the assets `names`."""
+    path = out / PROVENANCE.name
+    known = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    known.update({name: made for name in names})
+    path.write_text(json.dumps(dict(sorted(known.items())), indent=1) + "\n", encoding="utf-8")
+
+
+def stale(assets: Path = ASSETS, results: Path = RESULTS) -> list[str]:
+    """Each asset and saved result made with another prompt than the shipped one, and why."""
+    shipped = prompt_fingerprint(default_tools())
+    found: list[str] = []
+    known = json.loads((assets / PROVENANCE.name).read_text(encoding="utf-8"))
+    real = [f"{name}{suffix}" for name in REAL_RUNS for suffix in FORMATS]
+    real += [f"experiment_{name}.txt" for name in EXPERIMENT_TRANSCRIPTS]
+    real += [f"compare_{COMPARISON_QUESTION}.txt", "compare_local.md"]
+    found += [f"docs/assets/{name} (no record of its prompt)" for name in real if name not in known]
+    for name, made in known.items():
+        if made.get("prompt_fingerprint") != shipped:
+            found.append(
+                f"docs/assets/{name} (prompt {made.get('prompt_fingerprint')}, {made.get('date')})"
+            )
+    for pattern in REAL_RESULTS:
+        for path in sorted(results.glob(pattern)):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            made = data.get("settings", data)
+            if made.get("prompt_fingerprint") != shipped:
+                found.append(
+                    f"{path.relative_to(ROOT)} (prompt {made.get('prompt_fingerprint')}, {made.get('date')})"
+                )
+    return found
 
 
 def make_comparison(out: Path = ASSETS) -> None:
@@ -279,6 +338,16 @@ def make_comparison(out: Path = ASSETS) -> None:
     )
     tables = COMPARISON.with_suffix(".md").read_text(encoding="utf-8")
     (out / "compare_local.md").write_text(tables, encoding="utf-8")
+    made = data["settings"]
+    names = [
+        f"compare_{COMPARISON_QUESTION}.txt",
+        f"compare_{COMPARISON_QUESTION}_create_agent.txt",
+    ]
+    record(
+        out,
+        [*names, "compare_local.md"],
+        provenance(report.model, made.get("prompt_fingerprint", "?"), made.get("date")),
+    )
     say(f"comparison: compare_{COMPARISON_QUESTION}.txt, _create_agent.txt, compare_local.md")
 
 
@@ -299,6 +368,8 @@ def make_experiments(out: Path = ASSETS) -> None:
         report = ComparisonReport(data["model"], [left, right], records)
         text = side_by_side(report, question, left, right, width=58)
         (out / f"experiment_{name}.txt").write_text(text + "\n", encoding="utf-8")
+        made = provenance(data["model"], data.get("prompt_fingerprint", "?"), data.get("date"))
+        record(out, [f"experiment_{name}.txt"], made)
         say(f"experiment: experiment_{name}.txt")
 
 
@@ -334,7 +405,17 @@ def main() -> None:
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--scripted", action="store_true", help="only the scripted runs")
     choice.add_argument("--embed", action="store_true", help="only refill the docs' embeds")
+    choice.add_argument(
+        "--check",
+        action="store_true",
+        help="only say (offline) which assets a changed prompt made stale",
+    )
     args = parser.parse_args()
+    if args.check:
+        found = stale()
+        for line in found:
+            say(f"stale: {line}: remake it on the shipped prompt (see the docstring)")
+        raise SystemExit(1 if found else 0)
     if not args.embed:
         make_scripted()
         make_comparison()

@@ -62,3 +62,36 @@ def thought_reads_before_action(reads: list[str]) -> list[str]:
         if "Action:" in seen:
             break
     return pieces
+
+
+def converse_in_terminal(
+    command: Sequence[str], env: dict[str, str], lines: Sequence[str], prompt: str, timeout: float
+) -> tuple[int, str]:
+    """Run an interactive `command` on a pseudo-terminal, typing each of `lines` at its `prompt`.
+
+    After the last line, Ctrl-D ends the conversation. Returns the exit code and everything the
+    terminal showed (ANSI codes removed).
+    """
+    leader, follower = pty.openpty()
+    env = {**env, "TERM": "xterm", "COLUMNS": "200"}
+    process = subprocess.Popen(
+        list(command), stdin=follower, stdout=follower, stderr=follower, env=env
+    )
+    os.close(follower)
+    shown, typed = "", 0
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        ready, _, _ = select.select([leader], [], [], 1.0)
+        if ready:
+            try:
+                shown += os.read(leader, 65536).decode("utf-8", "replace")
+            except OSError:
+                break
+        if ANSI.sub("", shown).count(prompt) > typed:  # the prompt is waiting: type the next line
+            os.write(leader, (lines[typed] + "\n").encode() if typed < len(lines) else b"\x04")
+            typed += 1
+    if process.poll() is None:
+        process.kill()
+    code = process.wait(timeout=60)
+    os.close(leader)
+    return code, ANSI.sub("", shown)

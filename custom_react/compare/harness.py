@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from datetime import date
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
@@ -28,6 +29,7 @@ from custom_react.compare.runners import (
     text_react_runner,
     tool_calling_problem,
 )
+from custom_react.prompt import prompt_fingerprint
 
 AGENTS = ("custom", "legacy", "create_agent", "create_agent_text")
 """The agents a comparison runs by default, in order."""
@@ -72,7 +74,13 @@ def run_comparison(
         KeyError: An agent name has no runner.
     """
     factories = _runner_factories(agents, DEFAULT_RUNNERS if runners is None else runners)
-    report = ComparisonReport(model_name, [], [], settings={"max_iterations": max_iterations})
+    made = {
+        "prompt_fingerprint": prompt_fingerprint(tools_factory()),
+        "date": date.today().isoformat(),
+    }
+    report = ComparisonReport(
+        model_name, [], [], settings={"max_iterations": max_iterations, **made}
+    )
     for agent in agents:
         if probe_tool_calling and (reason := _skip_reason(agent, llm, tools_factory)) is not None:
             report.skipped[agent] = reason

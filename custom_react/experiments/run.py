@@ -48,8 +48,10 @@ def run_experiment(
         probe_tool_calling=False,
         on_record=on_record,
     )
+    made = {key: report.settings[key] for key in ("prompt_fingerprint", "date")}
     data = {
         **_settings(experiment, model_name, command),
+        **made,
         "questions": [
             {**asdict(question), "fact": facts.get(question.id)} for question in questions
         ],
