@@ -290,15 +290,24 @@ def record(out: Path, names: list[str], made: dict[str, str]) -> None:
     path.write_text(json.dumps(dict(sorted(known.items())), indent=1) + "\n", encoding="utf-8")
 
 
+def real_assets() -> list[str]:
+    """The files in `docs/assets/` made from real model runs: each must record its prompt."""
+    real = [f"{name}{suffix}" for name in REAL_RUNS for suffix in FORMATS]
+    real += [f"experiment_{name}.txt" for name in EXPERIMENT_TRANSCRIPTS]
+    return [*real, f"compare_{COMPARISON_QUESTION}.txt", "compare_local.md"]
+
+
 def stale(assets: Path = ASSETS, results: Path = RESULTS) -> list[str]:
     """Each asset and saved result made with another prompt than the shipped one, and why."""
     shipped = prompt_fingerprint(default_tools())
     found: list[str] = []
-    known = json.loads((assets / PROVENANCE.name).read_text(encoding="utf-8"))
-    real = [f"{name}{suffix}" for name in REAL_RUNS for suffix in FORMATS]
-    real += [f"experiment_{name}.txt" for name in EXPERIMENT_TRANSCRIPTS]
-    real += [f"compare_{COMPARISON_QUESTION}.txt", "compare_local.md"]
-    found += [f"docs/assets/{name} (no record of its prompt)" for name in real if name not in known]
+    path = assets / PROVENANCE.name
+    known = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    found += [
+        f"docs/assets/{name} (no record of its prompt)"
+        for name in real_assets()
+        if name not in known
+    ]
     for name, made in known.items():
         if made.get("prompt_fingerprint") != shipped:
             found.append(
@@ -310,9 +319,14 @@ def stale(assets: Path = ASSETS, results: Path = RESULTS) -> list[str]:
             made = data.get("settings", data)
             if made.get("prompt_fingerprint") != shipped:
                 found.append(
-                    f"{path.relative_to(ROOT)} (prompt {made.get('prompt_fingerprint')}, {made.get('date')})"
+                    f"{_shown(path)} (prompt {made.get('prompt_fingerprint')}, {made.get('date')})"
                 )
     return found
+
+
+def _shown(path: Path) -> str:
+    """`path` as the person running the script reads it: from the checkout's root if inside."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def make_comparison(out: Path = ASSETS) -> None:

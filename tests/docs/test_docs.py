@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 import os
 import re
 import shlex
@@ -35,16 +36,19 @@ from tests.export.test_export import MERMAID_CHECK, MERMAID_MODULES, assert_vali
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
-MAIN_PAGES = [
-    "react-flow",
-    "agent-walkthrough",
-    "legacy-vs-custom-vs-create-agent",
-    "failure-modes",
-    "pause-and-resume",
-    "why-thought-matters",
-    "react-vs-cot",
-    "react-vs-plan-measured",
-]
+INDEX = {"en": DOCS / "README.md", "zh": DOCS / "README.zh.md"}
+ORDER_ITEM = re.compile(
+    r"^\d+\.\s+\*{0,2}\[[^\]]+\]\((?P<page>[\w.-]+?)(?:\.zh)?\.md\)", re.MULTILINE
+)
+
+
+def reading_order(index: Path = INDEX["en"]) -> list[str]:
+    """The pages of the docs in reading order: the numbered links of the docs index."""
+    return ORDER_ITEM.findall(index.read_text(encoding="utf-8"))
+
+
+MAIN_PAGES = reading_order()
+"""Every page of the reading order (docs/README.md), the path and the reference after it."""
 MODEL_LOCK = "/tmp/custom-react-model.lock"
 
 
@@ -342,7 +346,7 @@ def test_code_excerpt_is_word_for_word_from_its_file(block: Block) -> None:
 # -- Generated content ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
 def test_embedded_files_are_current(page: Path) -> None:
     assert assets.refilled(page) == page.read_text(encoding="utf-8"), (
         f"{page.name} embeds stale content: run `python scripts/make_docs_assets.py --embed`"
@@ -372,9 +376,26 @@ def test_real_runs_are_saved_in_every_format(name: str) -> None:
 MERMAID = [block for block in BLOCKS if block.info == "mermaid"]
 
 
+DIAGRAM_TYPES = ("sequenceDiagram", "flowchart", "graph", "stateDiagram-v2")
+LANE = re.compile(r"    (?:participant|actor) (\w+)(?: as .+)?")
+MESSAGE = re.compile(r"\s+(\w+)\s*(?:->>|-->>|--x|-x|->|-->|-\)|--\))\s*[+-]?(\w+): .+")
+
+
 @pytest.mark.parametrize("block", MERMAID, ids=lambda block: block.id)
 def test_mermaid_blocks_are_valid(block: Block) -> None:
-    assert_valid_sequence_diagram(block.code)
+    """A run's diagram (User, Agent, Model, Tool lanes) as the exporter draws it; a drawn one
+    is of a known type, and a drawn sequence diagram sends messages between declared lanes only
+    (Mermaid's own parser checks the rest, below)."""
+    first, *lines = block.code.rstrip("\n").split("\n")
+    assert first.split()[0] in DIAGRAM_TYPES, f"{block.id}: not a Mermaid diagram: {first!r}"
+    lanes = [match[1] for line in lines if (match := LANE.fullmatch(line))]
+    if lanes[:4] == ["User", "Agent", "Model", "Tool"]:
+        assert_valid_sequence_diagram(block.code)
+    elif first == "sequenceDiagram":
+        for line in lines:
+            if match := MESSAGE.fullmatch(line):
+                assert {match[1], match[2]} <= set(lanes), f"{block.id}: undeclared lane: {line}"
+            assert not re.search(r"[;#]", line.split(":", 1)[-1]), f"{block.id}: ; or # in {line}"
 
 
 @pytest.mark.skipif(
@@ -393,14 +414,20 @@ def test_mermaid_blocks_parse_with_mermaid_itself() -> None:
 # -- The pages themselves ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", MAIN_PAGES)
+@pytest.mark.parametrize("name", ["README", *MAIN_PAGES])
 def test_each_main_page_has_a_matching_chinese_version(name: str) -> None:
     english, chinese = DOCS / f"{name}.md", DOCS / f"{name}.zh.md"
+    assert english.is_file(), f"docs/{name}.md is missing"
     assert chinese.is_file(), f"docs/{name}.zh.md is missing"
-    assert f"({name}.zh.md)" in english.read_text(encoding="utf-8")
-    assert f"({name}.md)" in chinese.read_text(encoding="utf-8")
+    assert f"({name}.zh.md)" in first_lines(english), "link the Chinese page in the first lines"
+    assert f"({name}.md)" in first_lines(chinese), "link the English page in the first lines"
     assert runnable_code(chinese) == runnable_code(english), "the code blocks must be the same"
     assert embed_paths(chinese) == embed_paths(english), "the pages must embed the same runs"
+
+
+def first_lines(page: Path, count: int = 5) -> str:
+    """Where a page links its twin: its title and the lines right under it."""
+    return "\n".join(page.read_text(encoding="utf-8").splitlines()[:count])
 
 
 def runnable_code(page: Path) -> list[tuple[str, str]]:
@@ -418,19 +445,20 @@ CONCEPTS = {
            "tools as functions with descriptions", "message history", "max_iterations", "step limits",
            "repeated-action detection", "errors as observations", "human approval"],
     "zh": ["思考", "行动", "行动输入", "观察", "最终答案", "停止序列", "带描述的函数", "消息历史",
-           "max_iterations", "步数上限", "重复动作检测", "错误作为观察", "人工批准"],
+           "max_iterations", "步数上限", "重复行动检测", "错误作为观察", "人工批准"],
 }  # fmt: skip
 
 
 @pytest.mark.parametrize("language", sorted(CONCEPTS))
 def test_the_docs_explain_every_concept(language: str) -> None:
     suffix = ".zh.md" if language == "zh" else ".md"
-    text = "\n".join((DOCS / f"{name}{suffix}").read_text(encoding="utf-8") for name in MAIN_PAGES)
+    pages = [DOCS / f"{name}{suffix}" for name in MAIN_PAGES]
+    text = "\n".join(page.read_text(encoding="utf-8") for page in pages if page.is_file())
     missing = [concept for concept in CONCEPTS[language] if concept.lower() not in text.lower()]
     assert not missing, f"not explained in the {language} docs: {missing}"
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
 def test_relative_links_resolve(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     for target in re.findall(r"\]\(([^)\s]+)\)", text):
@@ -439,3 +467,79 @@ def test_relative_links_resolve(page: Path) -> None:
         assert (page.parent / target.split("#")[0]).exists(), (
             f"{page.name} links to missing {target}"
         )
+
+
+# -- One way through the docs -----------------------------------------------------------------
+
+NAV = {
+    "en": ("← Previous: ", "Docs index", "Next: "),
+    "zh": ("← 上一篇：", "文档目录", "下一篇："),
+}
+"""The nav line's words: before the previous page's title, the index link, before the next's."""
+
+
+def page_file(name: str, language: str) -> str:
+    return f"{name}.zh.md" if language == "zh" else f"{name}.md"
+
+
+def nav_pattern(position: int, language: str) -> str:
+    """The nav line the page at `position` of the reading order must end with (a regex)."""
+    order = ["README", *MAIN_PAGES]
+    previous, index, following = NAV[language]
+    title = r"[^\[\]]+"
+    parts = []
+    if position > 0:
+        link = re.escape(page_file(order[position - 1], language))
+        parts.append(rf"\[{previous}{title}\]\({link}\) · ")
+    parts.append(rf"\[{index}\]\({re.escape(page_file('README', language))}\)")
+    if position < len(order) - 1:
+        link = re.escape(page_file(order[position + 1], language))
+        parts.append(rf" · \[{following}{title} →\]\({link}\)")
+    return "".join(parts)
+
+
+def test_the_index_holds_every_page_once_in_both_languages() -> None:
+    assert len(MAIN_PAGES) == len(set(MAIN_PAGES)), "a page is listed twice in docs/README.md"
+    pages = {page.name.removesuffix(".md").removesuffix(".zh") for page in DOCS.glob("*.md")}
+    missing = sorted(pages - {"README", *MAIN_PAGES})
+    assert not missing, f"docs/README.md does not list: {missing}"
+    assert reading_order(INDEX["zh"]) == MAIN_PAGES, "docs/README.zh.md lists another order"
+
+
+@pytest.mark.parametrize("language", sorted(NAV))
+@pytest.mark.parametrize("name", ["README", *MAIN_PAGES])
+def test_every_page_ends_with_previous_and_next_in_the_reading_order(
+    name: str, language: str
+) -> None:
+    page = DOCS / page_file(name, language)
+    if not page.is_file():
+        pytest.fail(f"docs/{page.name} is in the reading order but missing")
+    lines = [line for line in page.read_text(encoding="utf-8").splitlines() if line.strip()]
+    pattern = nav_pattern(["README", *MAIN_PAGES].index(name), language)
+    assert lines[-2:-1] == ["---"] and re.fullmatch(pattern, lines[-1]), (
+        f"docs/{page.name} must end with `---` and a nav line matching {pattern}, not {lines[-1]!r}"
+    )
+
+
+# -- Never stale ------------------------------------------------------------------------------
+
+
+def test_stale_names_what_another_prompt_made_and_nothing_current(tmp_path: Path) -> None:
+    kept, results = tmp_path / "assets", tmp_path / "results"
+    for folder in (kept, results / "experiments", results / "compare"):
+        folder.mkdir(parents=True)
+    current, old = assets.provenance("a model"), assets.provenance("a model", "0ld", "2026-01-02")
+    assets.record(kept, assets.real_assets(), current)
+    assert assets.stale(kept, results) == []
+    assets.record(kept, ["real_rose.txt"], old)
+    experiment = {"prompt_fingerprint": "0ld", "date": "2026-01-02"}
+    (results / "experiments" / "old.json").write_text(json.dumps(experiment), encoding="utf-8")
+    (results / "experiments" / "new.json").write_text(json.dumps(current), encoding="utf-8")
+    comparison = {"settings": current, "records": []}  # a comparison keeps it in its settings
+    (results / "compare" / "compare.json").write_text(json.dumps(comparison), encoding="utf-8")
+    assert assets.stale(kept, results) == [
+        "docs/assets/real_rose.txt (prompt 0ld, 2026-01-02)",
+        f"{results / 'experiments' / 'old.json'} (prompt 0ld, 2026-01-02)",
+    ]
+    (kept / "provenance.json").write_text("{}", encoding="utf-8")
+    assert "docs/assets/real_rose.txt (no record of its prompt)" in assets.stale(kept, results)
