@@ -63,6 +63,9 @@ def chat_model():
 
 
 if __name__ == "__main__":
+    if {"-h", "--help"} & set(sys.argv):  # how to run it, without opening a model
+        print(__doc__)
+        sys.exit()
     question = " ".join(arg for arg in sys.argv[1:] if arg != "--scripted")
     with chat_model() as llm:
         print("Final Answer:", react(llm, question or "What is 12.5% of 2480?"))
