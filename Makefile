@@ -40,5 +40,7 @@ docs-check:  # offline: is any real transcript or saved result made with another
 docs:  # rerun the real docs transcripts on the local model (one model run at a time)
 	flock /tmp/custom-react-model.lock $(PYTHON) scripts/make_docs_assets.py
 
-bench:
+bench:  # the benchmarks that need no model; they print their tables and save nothing (docs/measurements.md)
+	$(PYTHON) bench/parser_robustness.py --quiet
+	$(PYTHON) bench/overhead.py
 	$(PYTHON) bench/parser_speed.py
