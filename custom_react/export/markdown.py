@@ -22,8 +22,9 @@ def to_markdown(question: str, events: Sequence[AgentEvent], language: str = "en
         if block.step != current and block.kind != "limit":
             current = block.step
             lines += ["", "## " + label["step"].format(n=current)]
-        quoted = "> " * block.depth  # a sub-agent's steps, quoted once per level
-        lines += ["", *(f"{quoted}{line}" for line in _markdown_block(block, label))]
+        quoted = "> " * block.depth  # a sub-agent's steps, quoted once per level, on every line
+        body = "\n".join(_markdown_block(block, label)).split("\n")
+        lines += ["", *(f"{quoted}{line}" for line in body)]
     summary = summarize_run(events)
     sep = label["sep"]
     footer = f"{label['stop_reason']}{sep}`{summary.stop_reason}` · "

@@ -139,3 +139,13 @@ def test_the_console_and_the_exports_show_the_sub_agents_steps_indented(script, 
     assert not lines[-1].startswith(" ")  # the outer answer is not indented
     assert 'style="margin-left: 1.5em"' in to_html("17 * 23?", events, language=language)
     assert "> " in to_markdown("17 * 23?", events, language=language)
+
+
+def test_in_markdown_a_sub_agents_fenced_observation_is_quoted_on_every_line(script, tools):
+    sub = math_agent(script, tools, COMPUTE, "Final Answer: 391")
+    agent = CustomReActAgent(script(ASK, "Final Answer: 391").model, [sub])
+    lines = to_markdown("17 * 23?", list(agent.stream("17 * 23?"))).splitlines()
+    opening = lines.index("> ```text")  # the calculator's Observation, inside the sub-agent
+    closing = lines.index("> ```", opening + 1)
+    assert all(line.startswith("> ") for line in lines[opening : closing + 1])
+    assert "> 391" in lines[opening:closing]
