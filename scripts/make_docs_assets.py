@@ -10,7 +10,8 @@ content of PATH (relative to the page; Markdown files go in as they are, other f
 fence), so no diagram in the docs is drawn by hand. The side-by-side comparison transcript comes
 from the saved results of `custom-react compare --out bench/results/compare`
 (`bench/results/compare/compare.json`), and one run of two conditions of each experiment from
-`bench/results/experiments/<name>.json` (`bench/experiments/<name>.py`).
+`bench/results/experiments/<name>.json` (`bench/experiments/<name>.py`). The Plan-and-Execute
+page's run is `demos/plan_execute.py`'s, saved to `docs/assets/real_plan_execute*`.
 
 Never stale: every asset made from a real model run is listed in `docs/assets/provenance.json`
 with the fingerprint of the prompt it was made with (`custom_react.prompt.prompt_fingerprint`:
@@ -57,6 +58,10 @@ EMBED = re.compile(r"(<!-- embed: (?P<path>\S+) -->\n)(?P<body>.*?)(<!-- /embed 
 FENCES = {".mmd": "mermaid", ".txt": "text"}
 PROVENANCE = ASSETS / "provenance.json"
 RESULTS = ROOT / "bench" / "results"
+PLAN_EXECUTE_ASSETS = [
+    f"real_plan_execute{part}" for part in (".txt", ".mmd", "_react.txt", "_side_by_side.txt")
+]
+"""What `demos/plan_execute.py --save docs/assets` writes (a real run on the configured model)."""
 REAL_RESULTS = ("compare/compare.json", "experiments/*.json", "solve_rate/*.json")
 """Saved results of real runs that the docs and the README quote (each records its prompt)."""
 COMPARISON = ROOT / "bench" / "results" / "compare" / "compare.json"
@@ -269,6 +274,22 @@ def make_real(out: Path = ASSETS) -> None:
             reason = final.result.stop_reason if isinstance(final, RunFinished) else "?"
             record(out, [f"{name}{suffix}" for suffix in FORMATS], made)
             say(f"real: {name} ({reason})")
+        plan_demo().run(llm, write=lambda line: None, save=out)
+        record(out, PLAN_EXECUTE_ASSETS, made)
+        say("real: plan-and-execute (demos/plan_execute.py)")
+
+
+def plan_demo() -> Any:
+    """`demos/plan_execute.py` as a module: its run writes the Plan-and-Execute page's assets."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "plan_execute", ROOT / "demos" / "plan_execute.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def provenance(
@@ -294,7 +315,7 @@ def real_assets() -> list[str]:
     """The files in `docs/assets/` made from real model runs: each must record its prompt."""
     real = [f"{name}{suffix}" for name in REAL_RUNS for suffix in FORMATS]
     real += [f"experiment_{name}.txt" for name in EXPERIMENT_TRANSCRIPTS]
-    return [*real, f"compare_{COMPARISON_QUESTION}.txt", "compare_local.md"]
+    return [*real, *PLAN_EXECUTE_ASSETS, f"compare_{COMPARISON_QUESTION}.txt", "compare_local.md"]
 
 
 def stale(assets: Path = ASSETS, results: Path = RESULTS) -> list[str]:
