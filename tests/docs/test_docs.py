@@ -9,6 +9,10 @@
 - ```python file=PATH blocks are excerpts: they must appear in PATH word for word.
 - `<!-- embed: PATH -->` regions hold PATH's current content, scripted transcripts regenerate
   identically, Mermaid blocks are valid, the Chinese pages match the English ones, links resolve.
+- One way through: docs/README.md lists the reading order; every page ends with its Previous /
+  Next line, links its twin, is reached from the index, and every `#anchor` finds its heading.
+- Never stale: `make_docs_assets.py --check` names what another prompt made; no page uses a
+  word we replaced (重复动作, 黄金问题).
 
 After an intended change, refresh the docs with `python scripts/make_docs_assets.py --scripted`.
 """
@@ -543,3 +547,104 @@ def test_stale_names_what_another_prompt_made_and_nothing_current(tmp_path: Path
     ]
     (kept / "provenance.json").write_text("{}", encoding="utf-8")
     assert "docs/assets/real_rose.txt (no record of its prompt)" in assets.stale(kept, results)
+
+
+def test_check_exits_1_naming_each_asset_made_with_another_prompt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from custom_react.prompt import prompt_fingerprint
+    from tools import default_tools
+
+    kept, results = tmp_path / "assets", tmp_path / "results"
+    kept.mkdir()
+    shipped = prompt_fingerprint(default_tools())
+    assets.record(kept, assets.real_assets(), assets.provenance("a model", shipped, "2026-12-03"))
+    monkeypatch.setattr(assets, "stale", functools.partial(assets.stale, kept, results))
+    monkeypatch.setattr(sys, "argv", ["make_docs_assets.py", "--check"])
+    with pytest.raises(SystemExit) as ended:
+        assets.main()
+    assert (ended.value.code, capsys.readouterr().err) == (0, "")
+    assets.record(kept, ["real_percent.mmd"], assets.provenance("a model", "0ld", "2026-01-02"))
+    with pytest.raises(SystemExit) as ended:
+        assets.main()
+    assert ended.value.code == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "stale: docs/assets/real_percent.mmd (prompt 0ld, 2026-01-02): "
+        "remake it on the shipped prompt (see the docstring)"
+    ]
+
+
+# -- Words and links a learner can follow -----------------------------------------------------
+
+WRONG_WORDS = {
+    "重复动作": "重复行动 (Action = 行动)",
+    "黄金问题": "金价问题 (the gold-price question)",
+}
+
+
+@pytest.mark.parametrize(
+    "page", [*PAGES, ROOT / "README.zh.md"], ids=lambda page: str(page.relative_to(ROOT))
+)
+def test_no_page_uses_the_words_we_replaced(page: Path) -> None:
+    if not page.is_file():
+        pytest.fail(f"{page.relative_to(ROOT)} is missing")
+    text = page.read_text(encoding="utf-8")
+    found = {word: better for word, better in WRONG_WORDS.items() if word in text}
+    assert not found, f"{page.relative_to(ROOT)} says {sorted(found)}: write {found} instead"
+
+
+def doc_links(page: Path) -> set[Path]:
+    """The docs pages that `page` links to (relative Markdown links, anchors dropped)."""
+    text = page.read_text(encoding="utf-8")
+    targets = (target.split("#")[0] for target in re.findall(r"\]\(([^)\s]+)\)", text))
+    found = {(page.parent / target).resolve() for target in targets if target.endswith(".md")}
+    return {path for path in found if path.parent == DOCS and path.is_file()}
+
+
+@pytest.mark.parametrize("language", sorted(INDEX))
+def test_every_docs_page_is_reached_from_the_index(language: str) -> None:
+    reached, todo = set(), [INDEX[language].resolve()]
+    while todo:
+        page = todo.pop()
+        if page not in reached:
+            reached.add(page)
+            todo += doc_links(page)
+    pages = {page.resolve() for page in DOCS.glob("*.md")}
+    pages = {page for page in pages if page.name.endswith(".zh.md") == (language == "zh")}
+    missing = sorted(page.name for page in pages - reached)
+    assert not missing, f"no path of links from docs/{INDEX[language].name} reaches {missing}"
+
+
+def heading_anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives `page`'s headings: lower case, punctuation dropped, `-` for spaces."""
+    text = re.sub(r"^(`{3,}|~{3,}).*?^\1", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
+    anchors: set[str] = set()
+    count: dict[str, int] = {}
+    for heading in re.findall(r"^#{1,6}[ \t]+(.+?)[ \t]*$", text, re.MULTILINE):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        anchors.add(f"{slug}-{count[slug]}" if slug in count else slug)  # a repeat gets -1, -2
+        count[slug] = count.get(slug, 0) + 1
+    return anchors
+
+
+def test_heading_anchors_follow_github() -> None:
+    page = DOCS / "failure-modes.zh.md"
+    assert "4-绕圈子同样的行动又来一次" in heading_anchors(page)
+    assert "1-an-answer-that-fits-a-schema-response_format" in heading_anchors(
+        DOCS / "structured-answers.md"
+    )
+
+
+@pytest.mark.parametrize(
+    "page", [*PAGES, ROOT / "README.zh.md"], ids=lambda page: str(page.relative_to(ROOT))
+)
+def test_links_to_a_section_find_its_heading(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        path, _, anchor = target.partition("#")
+        if not anchor or re.match(r"\w+:", target) or not (path or "x.md").endswith(".md"):
+            continue
+        linked = (page.parent / path) if path else page
+        assert anchor in heading_anchors(linked), (
+            f"{page.relative_to(ROOT)} links to #{anchor}, which no heading of {linked.name} makes"
+        )
