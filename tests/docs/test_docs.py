@@ -648,3 +648,14 @@ def test_links_to_a_section_find_its_heading(page: Path) -> None:
         assert anchor in heading_anchors(linked), (
             f"{page.relative_to(ROOT)} links to #{anchor}, which no heading of {linked.name} makes"
         )
+
+
+NUMBERS = re.compile(r"(?<!`)<!-- numbers: (\S+) -->")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
+def test_numbers_from_real_runs_name_the_saved_file_they_come_from(page: Path) -> None:
+    """Each `<!-- numbers: PATH -->` names one saved file (from the repository's root) that exists."""
+    named = NUMBERS.findall(page.read_text(encoding="utf-8"))
+    missing = [path for path in named if not (ROOT / path).is_file()]
+    assert not missing, f"{page.name}: numbers from no saved file: {missing}"
