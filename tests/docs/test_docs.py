@@ -582,9 +582,7 @@ WRONG_WORDS = {
 }
 
 
-@pytest.mark.parametrize(
-    "page", PAGES, ids=lambda page: str(page.relative_to(ROOT))
-)
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
 def test_no_page_uses_the_words_we_replaced(page: Path) -> None:
     if not page.is_file():
         pytest.fail(f"{page.relative_to(ROOT)} is missing")
@@ -635,9 +633,7 @@ def test_heading_anchors_follow_github() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    "page", PAGES, ids=lambda page: str(page.relative_to(ROOT))
-)
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
 def test_links_to_a_section_find_its_heading(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     for target in re.findall(r"\]\(([^)\s]+)\)", text):
