@@ -47,6 +47,7 @@ REACT = {
         "rejected": "Answer sent back",
         "why": "Why",
         "returned_by": "the output of {tool}",
+        "aside": " ({text})",
         "you": "You",
     },
     "zh": {
@@ -70,6 +71,7 @@ REACT = {
         "rejected": "答案被退回",
         "why": "原因",
         "returned_by": "{tool} 的输出",
+        "aside": "（{text}）",
         "you": "你",
     },
 }

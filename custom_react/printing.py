@@ -110,9 +110,8 @@ class ConsolePrinter:
                 ]
             case ObservationEvent(step=ToolStep(observation=observation, status=status)):
                 kind = "observation" if status == "ok" else "error"
-                name = label["observation"] + (
-                    f" ({label['denied']})" if status == "denied" else ""
-                )
+                denied = label["denied"] if status == "denied" else None
+                name = label["observation"] + _aside(label, denied)
                 return [self._line(kind, name, observation)]
             case ParseFailure(text=text, error=error):
                 return [
@@ -128,8 +127,11 @@ class ConsolePrinter:
                 ]
             case FinalAnswerEvent(output=output, thought=thought, returned_by=returned_by):
                 lines = [self._line("thought", label["thought"], thought)] if thought else []
-                by = f" ({label['returned_by'].format(tool=returned_by)})" if returned_by else ""
-                return [*lines, self._line("final", label["final_answer"] + by, output)]
+                by = label["returned_by"].format(tool=returned_by) if returned_by else None
+                return [
+                    *lines,
+                    self._line("final", label["final_answer"] + _aside(label, by), output),
+                ]
             case SubAgentEvent(event=inner) if not isinstance(inner, RunFinished):
                 # A sub-agent's step, shown under the outer step that called it.
                 return [INDENT + line for line in self.render(inner)]
@@ -195,3 +197,8 @@ def write_to_stdout(text: str) -> None:
     """Write `text` to standard output at once, without a newline."""
     sys.stdout.write(text)
     sys.stdout.flush()
+
+
+def _aside(label: dict[str, str], text: str | None) -> str:
+    """A note after a label in the run's language, " (text)" or "（text）"; "" without one."""
+    return label["aside"].format(text=text) if text else ""

@@ -108,7 +108,8 @@ def _block_html(block: Block, label: dict[str, str]) -> str:
             why = f'<span class="label">{escape(label["why"])}{label["colon"]}</span>'
             body = f'<div class="text">{escape(block.text)}</div>{why}{escape(block.detail)}'
         case "final_answer" if block.detail:  # returned by a tool (`return_direct`)
-            head = f"{label['final_answer']} ({label['returned_by'].format(tool=block.detail)})"
+            by = label["aside"].format(text=label["returned_by"].format(tool=block.detail))
+            head = f"{label['final_answer']}{by}"
             body = f'<div class="text">{escape(block.text)}</div>'
         case "limit":
             head = label["limit"]

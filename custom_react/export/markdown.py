@@ -55,7 +55,7 @@ def _markdown_block(block: Block, label: dict[str, str]) -> list[str]:
                 f"{_bold(label, 'why')} {_md(block.detail)}",
             ]
         case "final_answer" if block.detail:  # returned by a tool (`return_direct`)
-            by = f" ({label['returned_by'].format(tool=block.detail)})"
+            by = label["aside"].format(text=label["returned_by"].format(tool=block.detail))
             return [f"{_bold(label, 'final_answer', by)} {_md(block.text)}"]
     return [f"{_bold(label, block.kind)} {_md(block.text)}"]  # a Thought or the Final Answer
 

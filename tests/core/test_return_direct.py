@@ -21,12 +21,14 @@ def lookup_order(order_id: str) -> str:
 
 
 STEP = "Thought: look it up\nAction: lookup_order\nAction Input: 17"
+STEPS = {"en": STEP, "zh": "思考：查一下订单\n行动：lookup_order\n行动输入：17"}
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
-def test_the_tool_output_is_the_answer_with_no_further_model_call(script, way):
-    model = script(STEP)  # one reply only: a second model call would fail the script
-    agent = CustomReActAgent(model.model, [lookup_order])
+def test_the_tool_output_is_the_answer_with_no_further_model_call(script, way, language):
+    model = script(STEPS[language])  # one reply only: a second model call would fail the script
+    agent = CustomReActAgent(model.model, [lookup_order], language=language)
     if way == "stream":
         events = list(agent.stream("Where is order 17?"))
         assert [type(e).__name__ for e in events] == [
@@ -51,11 +53,17 @@ def test_a_tool_that_fails_goes_back_to_the_model(script):
     )
 
 
-def test_the_console_says_whose_output_the_answer_is(script):
+@pytest.mark.parametrize(
+    ("language", "label"),
+    [
+        ("en", "Final Answer (the output of lookup_order): "),
+        ("zh", "最终答案（lookup_order 的输出）："),
+    ],
+)
+def test_the_console_says_whose_output_the_answer_is(script, language, label):
     lines: list[str] = []
-    printer = ConsolePrinter(lines.append, color=False, stream_tokens=False)
-    for event in CustomReActAgent(script(STEP).model, [lookup_order]).stream("Order 17?"):
+    printer = ConsolePrinter(lines.append, language=language, color=False, stream_tokens=False)
+    agent = CustomReActAgent(script(STEPS[language]).model, [lookup_order], language=language)
+    for event in agent.stream("Order 17?"):
         printer(event)
-    assert (
-        lines[-1] == "Final Answer (the output of lookup_order): Order 17: shipped on 2 December."
-    )
+    assert lines[-1] == label + "Order 17: shipped on 2 December."
