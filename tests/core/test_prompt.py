@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -198,9 +199,18 @@ def test_a_system_prompt_opens_the_system_turn_before_the_tool_list(
     assert system.text == golden.read_text(encoding="utf-8")
 
 
-def test_the_agent_sends_its_system_prompt_first_and_refuses_a_non_string(script):
-    model = script("Final Answer: 4")
-    CustomReActAgent(model.model, TOOLS, system_prompt=SYSTEM).invoke("2 + 2?")
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+def test_the_agent_sends_its_system_prompt_first_and_refuses_a_non_string(script, way, language):
+    model = script("Final Answer: 4" if language == "en" else "最终答案：4")
+    agent = CustomReActAgent(model.model, TOOLS, system_prompt=SYSTEM, language=language)
+    if way == "invoke":
+        result = agent.invoke("2 + 2?")
+    elif way == "ainvoke":
+        result = asyncio.run(agent.ainvoke("2 + 2?"))
+    else:
+        result = list(agent.stream("2 + 2?"))[-1].result.to_dict()
+    assert result["output"] == "4"
     assert model.prompts[0][0].text.startswith(SYSTEM + "\n\n")
     with pytest.raises(TypeError, match="system_prompt must be a string"):
         CustomReActAgent(model.model, TOOLS, system_prompt=["not", "text"])

@@ -48,14 +48,15 @@ def test_a_later_question_of_the_thread_sees_the_earlier_questions_and_answers(
     assert turns(other.prompts[0]) == []
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
-def test_every_way_of_running_keeps_the_thread(script, way):
+def test_every_way_of_running_keeps_the_thread(script, way, language):
     store = MemoryStore()
     questions = ["My name is Li.", "我叫什么名字？", "What is my name?"]
     replies = ["Final Answer: Hello, Li.", "Final Answer: 你叫 Li。", "Final Answer: Li."]
     for number, (question, reply) in enumerate(zip(questions, replies, strict=True)):
         model = script(reply)
-        agent = CustomReActAgent(model.model, [], checkpoint=store)
+        agent = CustomReActAgent(model.model, [], checkpoint=store, language=language)
         if way == "invoke":
             agent.invoke(question, thread("t1"))
         elif way == "ainvoke":
