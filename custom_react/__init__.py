@@ -9,8 +9,10 @@ events), `memory.py` (the run's records). Next to them: `prompt.py` (the system 
 
 The folders may be skipped on a first read. The core's internals: `parsing/` (what the parser
 uses to read replies in the wild), `running/` (how one generator serves `invoke` and `ainvoke`),
-`pausing/` (approval that waits, run state, checkpoint stores). The add-ons, never loaded by
-`import custom_react`: `formats/` (the XML and JSON step formats), `plan/` (Plan-and-Execute),
+`pausing/` (approval that waits, run state, checkpoint stores), `answering/` (a schema for the
+Final Answer and checks on it) and `formats/` (what the loop needs of a step format; the text
+format lives there). The add-ons, never loaded by `import custom_react`: the XML and JSON step
+formats (`formats/xml_format.py`, `formats/json_format.py`), `plan/` (Plan-and-Execute),
 `export/` (Markdown, HTML, Mermaid transcripts), `serving/` (the models, the bundled local
 server), `compare/` and `experiments/` (measurements), `integrations/` (`create_agent`
 middleware, MCP tools) and `cli/` (the `custom-react` command).

@@ -1,8 +1,7 @@
-"""Tests for `custom_react.formats.json_format` and the repair it reads objects with (`repair`).
+"""Tests for `custom_react.formats.json_format` (the JSON repair on its own: `tests/parsing/`).
 
 1. A table of replies in the JSON format: well-formed, sloppy (what small models write) and broken.
-2. The repair on its own: single quotes, trailing commas, raw newlines, cut-off objects, bare words.
-3. The contract on any text (property test) and on adversarial 100 KB replies, with a time bound.
+2. The contract on any text (property test) and on adversarial 100 KB replies, with a time bound.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from hypothesis import strategies as st
 from custom_react.formats.json_format import parse_json_response
 from custom_react.parser import Action, FinalAnswer, ParseError
 from custom_react.parsing.call_syntax import POSITIONAL_ARGS
-from custom_react.parsing.json_repair import read_json_object, repair_json
 
 # -- 1. The table ------------------------------------------------------------------------------
 
@@ -152,40 +150,7 @@ def test_the_log_is_the_step_as_canonical_json() -> None:
     assert json.loads(final.log) == {"final_answer": "Paris"}
 
 
-# -- 2. The repair -----------------------------------------------------------------------------
-
-REPAIRS = [
-    ('{"a": 1}', {"a": 1}),
-    ("{'a': 'it\\'s'}", {"a": "it's"}),
-    ("{'a': 'say \"hi\"'}", {"a": 'say "hi"'}),
-    ('{"a": [1, 2,], "b": {"c": 3,},}', {"a": [1, 2], "b": {"c": 3}}),
-    ('{"a": "tab\there"}', {"a": "tab\there"}),
-    ('{"a": [1, 2}', {"a": [1, 2]}),
-    ('{"a": {"b": [1', {"a": {"b": [1]}}),
-    ('{"a":', {"a": None}),
-    ('{"a": True, "b": None, "c": false}', {"a": True, "b": None, "c": False}),
-    ('{"a": -1.5e3}', {"a": -1500.0}),
-    ('{"a": "caf\\u00e9"}', {"a": "café"}),
-    ('{"a": "trailing backslash \\', {"a": "trailing backslash \\"}),
-    ('{"a": 1} and then {"b": 2}', {"a": 1}),
-    ('{"a": "x" /* a note */}', {"a": "x"}),
-    ('{"a": 1, // a note\n "b": "//not a comment"}', {"a": 1, "b": "//not a comment"}),
-    ('{"a": 1}}', {"a": 1}),
-    ("[" * 500, None),  # deeper than any tool call: given up at once
-]
-
-
-@pytest.mark.parametrize(("text", "expected"), REPAIRS, ids=[text for text, _ in REPAIRS])
-def test_repair(text: str, expected: object) -> None:
-    assert read_json_object(text) == expected
-
-
-def test_valid_json_is_copied_unchanged() -> None:
-    text = '{"a": [1, 2.5, "x\\n\\"y\\""], "b": {"c": null, "d": true}}'
-    assert repair_json(text) == (text, len(text))
-
-
-# -- 3. The contract ---------------------------------------------------------------------------
+# -- 2. The contract ---------------------------------------------------------------------------
 
 SIZE = 100_000
 ADVERSARIAL = {

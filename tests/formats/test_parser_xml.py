@@ -1,8 +1,7 @@
-"""Tests for `custom_react.formats.xml_format` and the call syntax it reads (`custom_react.parsing.call_syntax`).
+"""Tests for `custom_react.formats.xml_format` (the call syntax on its own: `tests/parsing/`).
 
 1. A table of replies in the XML format: well-formed, sloppy (what small models write) and broken.
-2. The call syntax on its own: positional, keyword, quoted, triple-quoted and unescaped arguments.
-3. The contract on any text (property test) and on adversarial 100 KB replies, with a time bound.
+2. The contract on any text (property test) and on adversarial 100 KB replies, with a time bound.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from hypothesis import strategies as st
 
 from custom_react.formats.xml_format import parse_xml_response
 from custom_react.parser import Action, FinalAnswer, ParseError
-from custom_react.parsing.call_syntax import POSITIONAL_ARGS, parse_tool_call
+from custom_react.parsing.call_syntax import POSITIONAL_ARGS
 
 # -- 1. The table ------------------------------------------------------------------------------
 
@@ -143,37 +142,7 @@ def test_the_log_is_the_step_with_clean_tags_and_without_the_made_up_rest() -> N
     )
 
 
-# -- 2. The call syntax ------------------------------------------------------------------------
-
-CALLS = [
-    ('search("rose")', ("search", "rose")),
-    ("search ( 'rose' )", ("search", "rose")),
-    ("calculator(12)", ("calculator", "12")),
-    ('search({"query": "rose"})', ("search", {"query": "rose"})),
-    ("search(query='rose', limit=3)", ("search", {"query": "rose", "limit": 3})),
-    ('f("a, b", [1, 2])', ("f", {POSITIONAL_ARGS: ["a, b", [1, 2]]})),
-    ('f("x == 1")', ("f", "x == 1")),
-    ('f("a") and more text', ("f", "a")),
-    ('f(r"\\d+")', ("f", "\\d+")),
-    ('f("caf\\u00e9 \\"quoted\\"")', ("f", 'café "quoted"')),
-    ('write_file("a.js", """const o = {"a": 1}; f(", ");""")',
-     ("write_file", {POSITIONAL_ARGS: ["a.js", 'const o = {"a": 1}; f(", ");']})),
-    ('write_file("a.js", "const o = {"a": 1};")',
-     ("write_file", {POSITIONAL_ARGS: ["a.js", 'const o = {"a": 1};']})),
-]  # fmt: skip
-
-
-@pytest.mark.parametrize(("text", "expected"), CALLS, ids=[text for text, _ in CALLS])
-def test_call_syntax(text: str, expected: tuple[str, object]) -> None:
-    assert parse_tool_call(text) == expected
-
-
-@pytest.mark.parametrize("text", ["search", "", "123(4)", "- item"])
-def test_text_that_is_not_a_call(text: str) -> None:
-    assert parse_tool_call(text) is None
-
-
-# -- 3. The contract ---------------------------------------------------------------------------
+# -- 2. The contract ---------------------------------------------------------------------------
 
 SIZE = 100_000
 ADVERSARIAL = {
