@@ -157,7 +157,8 @@ def test_agent_py_imports_at_most_eight_modules_of_the_package() -> None:
     assert len(internal) <= 8, sorted(internal)
 
 
-def test_one_scripted_step_runs_code_in_at_most_fourteen_modules() -> None:
+@pytest.mark.parametrize("action_input", ["2 + 2", '{"expression": "2 + 2"}'])
+def test_one_scripted_step_runs_code_in_at_most_fourteen_modules(action_input: str) -> None:
     code = """
 import sys
 from langchain_core.tools import tool
@@ -169,7 +170,7 @@ def calculator(expression: str) -> str:
     '''Evaluate arithmetic.'''
     return "4"
 
-script = Script("Thought: add\\nAction: calculator\\nAction Input: 2 + 2", "Final Answer: 4")
+script = Script("Thought: add\\nAction: calculator\\nAction Input: " + sys.argv[1], "Final Answer: 4")
 agent = CustomReActAgent(script.model, [calculator])
 ran = set()
 
@@ -183,7 +184,11 @@ assert result["output"] == "4" and result["intermediate_steps"][0][1] == "4"
 print(" ".join(sorted(name for name in ran if name.startswith("custom_react"))))
 """
     ran = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+        [sys.executable, "-c", code, action_input],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
     ).stdout.split()
     assert "custom_react.agent" in ran and "custom_react.parsing.markers" in ran
     assert len(ran) <= 14, ran

@@ -2,18 +2,20 @@
 
 `parse_action_input` is shared by every format (the text markers, XML tags, JSON steps, call syntax).
 It unwraps what models put around an input -- a code fence, matching quotes, backticks or bold, a
-stray `** ` or a lone quote -- and reads an object with `json_repair`, the project's one JSON
-repairer: JSON or a Python-style dict, single quotes, comments, a stop sequence cutting it off, an
-extra closing brace or prose after it. Anything else stays text, as written. `json_input` turns a
-decoded JSON value (a step object's input) into an Action Input, a list becoming positional
-arguments under `POSITIONAL_ARGS`. It knows nothing about tools or ReAct markers (an input written
-as a call of the tool is `action.py`'s business). Linear time.
+stray `** ` or a lone quote -- and reads an object: well-formed JSON as it is, anything looser
+with `json_repair`, the project's one JSON repairer (a Python-style dict, single quotes,
+comments, a stop sequence cutting it off, an extra closing brace or prose after it). Anything
+else stays text, as written. `json_input` turns a decoded JSON value (a step object's input)
+into an Action Input, a list becoming positional arguments under `POSITIONAL_ARGS`. It knows
+nothing about tools or ReAct markers (an input written as a call of the tool is `action.py`'s
+business). Linear time.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from contextlib import suppress
 from typing import Any
 
 from custom_react.parsing.json_repair import read_json_object
@@ -40,6 +42,9 @@ def parse_action_input(raw: str) -> ActionInput:
     """
     text = _unwrap(raw.strip())
     if text.startswith("{"):
+        with suppress(ValueError, RecursionError):  # well-formed JSON needs no repair
+            if isinstance(value := json.loads(text), dict):
+                return value
         value = read_json_object(text)
         if not isinstance(value, dict) and '\\"' in text:  # `"{\"query\": ...}"`: JSON in a string
             value = read_json_object(text.replace('\\"', '"'))
