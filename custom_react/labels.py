@@ -9,6 +9,8 @@ supported. Data only: nothing here formats a line.
 
 from __future__ import annotations
 
+from custom_react.parsing.markers import CHINESE_MARKERS, MARKERS
+
 LANGUAGES = ("en", "zh")
 SEPARATOR = {"en": ": ", "zh": "："}
 """What stands between a label and its text (Chinese uses the full-width colon)."""
@@ -27,11 +29,7 @@ def check_language(language: str) -> str:
 
 REACT = {
     "en": {
-        "thought": "Thought",
-        "action": "Action",
-        "action_input": "Action Input",
-        "observation": "Observation",
-        "final_answer": "Final Answer",
+        **MARKERS,  # Thought, Action, Action Input, Observation, Final Answer
         "parse_failure": "Format error",
         "reply": "Model wrote",
         "limit": "Stopped",
@@ -51,11 +49,7 @@ REACT = {
         "you": "You",
     },
     "zh": {
-        "thought": "思考",
-        "action": "行动",
-        "action_input": "行动输入",
-        "observation": "观察",
-        "final_answer": "最终答案",
+        **CHINESE_MARKERS,  # 思考, 行动, 行动输入, 观察, 最终答案
         "parse_failure": "格式错误",
         "reply": "模型输出",
         "limit": "已停止",

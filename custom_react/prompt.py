@@ -24,6 +24,7 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.prompts.chat import MessageLikeRepresentation
 from langchain_core.tools import BaseTool
 
+from custom_react.parsing.markers import MARKERS
 from custom_react.prompts import load_template
 
 REQUIRED_VARIABLES = frozenset({"tools", "tool_names"})
@@ -153,7 +154,11 @@ class InputStyle:
 
 
 TEXT_INPUT = InputStyle(
-    "Action Input: ", "none", "{name} ({kind})", "a JSON object {fields}", plain_text_alone=True
+    f"{MARKERS['action_input']}: ",
+    "none",
+    "{name} ({kind})",
+    "a JSON object {fields}",
+    plain_text_alone=True,
 )
 
 

@@ -1,8 +1,8 @@
 """What an experiment counts beyond the harness: repeated actions, and facts a run made up.
 
 Both read a run as the harness saved it (its transcript lines and answer), so they work on any
-condition and on a saved report, in English and Chinese transcripts. `repeated_actions` counts the (Action, Action Input) pairs a run
-wrote again after writing them once, whether or not the loop ran them again. `made_up_fact` tells
+condition and on a saved report, in English and Chinese transcripts (the console's words,
+`labels.REACT`). `repeated_actions` counts the (Action, Action Input) pairs a run wrote again after writing them once, whether or not the loop ran them again. `made_up_fact` tells
 whether a wrong answer to a question that needs a looked-up fact rests on a number the run never
 saw: the fact is in the question file (`"fact": "3100"`, the value the search snapshot holds),
 and the run's text (its reasoning, observations and answer) states numbers but not that one.
@@ -14,8 +14,16 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-_ACTION = re.compile(r"^(?:Model wrote: |模型输出：)?(?:Action|行动)[:：]\s*(?P<tool>.+?)\s*$")
-_INPUT = re.compile(r"^(?:Action Input|行动输入)[:：]\s*(?P<input>.*?)\s*$")
+from custom_react.labels import LANGUAGES, REACT, SEPARATOR
+from custom_react.parsing.markers import CHINESE_MARKERS, MARKERS
+
+_REPLY = "|".join(re.escape(REACT[lang]["reply"] + SEPARATOR[lang]) for lang in LANGUAGES)
+_ACTION = re.compile(
+    rf"^(?:{_REPLY})?(?:{MARKERS['action']}|{CHINESE_MARKERS['action']})[:：]\s*(?P<tool>.+?)\s*$"
+)
+_INPUT = re.compile(
+    rf"^(?:{MARKERS['action_input']}|{CHINESE_MARKERS['action_input']})[:：]\s*(?P<input>.*?)\s*$"
+)
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _LIST_MARKER = re.compile(r"^\W*(?:(?:step|步骤)\s*\d+|第\s*\d+\s*步|\d+[.)、](?!\d))", re.I | re.M)
 _DECLINES = ("don't know", "do not know", "cannot", "can't", "not sure", "无法", "不知道", "不确定")

@@ -11,8 +11,9 @@ Answer:` after the end of a sentence count, so a word like "answer" in a thought
 the first step only its Action Input may follow: any other ReAct marker ends the scan (the model
 made up the rest). `strip_think` drops `<think>` blocks; `reply_sections` reads a reply that is
 still being written. What a section means is `parser`'s job. This module is the one home of the
-marker words: `MARKERS` (how the prompt and the rewritten log spell them) and the words read.
-Linear time: anchored patterns whose quantifiers never give back what they matched (`*+`).
+marker words: `MARKERS` (how the prompts and the rewritten log spell them), `CHINESE_MARKERS` (how
+the Chinese console shows them) and every word read. Linear time: anchored patterns whose
+quantifiers never give back what they matched (`*+`).
 """
 
 from __future__ import annotations
@@ -29,10 +30,19 @@ MARKERS = {
     "final_answer": "Final Answer",
 }
 """Each marker as the prompt teaches it and the rewritten log (`Action.log`) spells it."""
+CHINESE_MARKERS = {
+    "thought": "思考",
+    "action": "行动",
+    "action_input": "行动输入",
+    "observation": "观察",
+    "final_answer": "最终答案",
+}
+"""Each marker as the Chinese console shows it and a Chinese reply may write it (the Chinese prompt
+keeps the English markers)."""
 MARKER_WORDS = (
     *(word.lower() for word in MARKERS.values()),
-    *("思考", "想法", "行动", "行动输入", "动作", "动作输入", "操作", "操作输入"),
-    *("观察", "最终答案", "最终回答"),
+    *CHINESE_MARKERS.values(),
+    *("想法", "动作", "动作输入", "操作", "操作输入", "最终回答"),
 )
 """Every ReAct marker word read at the start of a line, as a lower-case word (the Chinese ones
 too): a line that may still grow into one is held back while a reply is written."""

@@ -18,6 +18,8 @@ from langchain_core.tools import BaseTool
 
 from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
 from custom_react.events import PARSE_ERROR_TOOL
+from custom_react.labels import REACT
+from custom_react.scratchpad import render_observation, transcript_entries
 
 # The `hwchase17/react` prompt from the LangChain hub, word for word.
 LEGACY_REACT_PROMPT = """Answer the following questions as best you can. You have access to the following tools:
@@ -79,13 +81,17 @@ def legacy_outcome(result: dict[str, Any], max_iterations: int) -> RunOutcome:
     steps = result.get("intermediate_steps", [])
     output = str(result.get("output", ""))
     stopped = len(steps) >= max_iterations and output.startswith("Agent stopped")
+    label = REACT["en"]  # the transcript in our console's words, as the other runners write it
     lines: list[str] = []
     for action, observation in steps:
         if action.tool == PARSE_ERROR_TOOL:
-            lines += [f"Model wrote: {action.log.strip()}", f"Format error: {observation}"]
+            lines += [
+                f"{label['reply']}: {action.log.strip()}",
+                f"{label['parse_failure']}: {observation}",
+            ]
         else:
-            lines += [action.log.strip(), f"Observation: {observation}"]
-    lines.append(f"Final Answer: {output}")
+            lines += transcript_entries([(action.log, observation)], render_observation, "")
+    lines.append(f"{label['final_answer']}: {output}")
     failures = sum(action.tool == PARSE_ERROR_TOOL for action, _ in steps)
     stop_reason = "max_iterations" if stopped else "final_answer"
     return RunOutcome(output, len(steps) + (not stopped), stop_reason, failures, lines)
