@@ -49,6 +49,7 @@ from custom_react.toolbox import (
     metadata,
     observation_text,
     placeholder_input,
+    requires_approval,
 )
 
 Observed = tuple[str, ObservationStatus]
@@ -112,7 +113,7 @@ def run_tool(
         SubAgentPaused: The tool is a sub-agent that waits for a person's decision.
     """
     args = request.args
-    needs_approval = bool(metadata(tool).get("requires_approval"))
+    needs_approval = requires_approval(tool)
     if needs_approval and (refused := denial(tool, args, approve, language)) is not None:
         return refused, "denied"
     # Only a call a person approved carries the approval key; one smuggled in is overwritten.

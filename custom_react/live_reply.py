@@ -65,7 +65,9 @@ class LiveReply:
 
     def finish(self, lines: list[str]) -> tuple[str, list[str]]:
         """End the draft before the step's `lines`: (text to write, lines still to print)."""
-        shown, self.reply, self.shown = self.shown, "", ""
+        shown = self.shown
+        self.reply = ""
+        self.shown = ""
         if not shown:
             return "", lines
         if self.erase:

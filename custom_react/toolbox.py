@@ -87,8 +87,9 @@ class Toolbox:
     def waits_for_approval(self, name: str) -> bool:
         """Whether the run pauses before the tool called `name` (it needs approval, and waits)."""
         tool = self._by_name.get(name)
-        needs = tool is not None and bool(metadata(tool).get("requires_approval"))
-        return needs and self.settings.approval == "interrupt"
+        return (
+            tool is not None and requires_approval(tool) and self.settings.approval == "interrupt"
+        )
 
     def returns_directly(self, name: str) -> bool:
         """Whether the output of the tool called `name` is the run's answer (`return_direct`)."""
@@ -122,6 +123,11 @@ def action_key(tool: str, args: dict[str, Any]) -> str:
 def metadata(tool: BaseTool) -> dict[str, Any]:
     """The tool's metadata (`{}` when it has none)."""
     return tool.metadata or {}
+
+
+def requires_approval(tool: BaseTool) -> bool:
+    """Whether the tool may run only with a person's approval (`metadata={"requires_approval": True}`)."""
+    return bool(metadata(tool).get("requires_approval"))
 
 
 def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:

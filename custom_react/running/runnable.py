@@ -55,6 +55,9 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
     ) -> Generator[Any, Any, None]:
         """Yield the run's step events, ending with `RunFinished`; and a `Call` for each call.
 
+        Typed loosely here because each agent has its own closed event set: `Loop[None]` for
+        `CustomReActAgent` (`AgentEvent`), `PlanLoop[None]` for the Plan-and-Execute agent.
+
         With `stream_tokens`, the model is called with `stream` and each piece of its reply is
         yielded as a `ReplyToken`.
         """
