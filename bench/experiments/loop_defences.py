@@ -14,7 +14,7 @@ reply without an action is a format error), and repeated actions run again. Writ
 from pathlib import Path
 
 from custom_react.experiments import Experiment, react_runner
-from custom_react.experiments.conditions import no_final_answer_check_runner
+from custom_react.experiments.conditions import no_final_answer_check_runner, step_limit_runner
 from custom_react.experiments.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ EXPERIMENT = Experiment(
     questions=ROOT / "questions" / "experiments" / "loop_defences.jsonl",
     conditions={
         "all three defences": react_runner(),
-        "no step limit": react_runner(max_iterations=SAFETY_CAP),
+        "no step limit": step_limit_runner(SAFETY_CAP),
         "no final-answer check": no_final_answer_check_runner(),
         "no repeated-action guard": react_runner(repeated_action="allow"),
     },

@@ -2,7 +2,7 @@
 
 A runner answers one question (`custom_react.compare.runners.Runner`); the harness's
 `agent_runner` turns any way of building an agent (ours, or Plan-and-Execute) into one. On it: `react_runner` (our agent with
-any options, e.g. one loop defence off), `action_first_runner` (the same loop with a prompt that
+any options, e.g. one loop defence off), `step_limit_runner` (our agent with a step limit of its own), `action_first_runner` (the same loop with a prompt that
 forbids Thought), `no_final_answer_check_runner` (the same loop blind to a Final Answer),
 `plan_runner` (Plan-and-Execute with either replanner) and `cot_runner` (Chain-of-Thought: one
 model call, no tools). The questions and the scoring are the harness's.
@@ -41,6 +41,15 @@ ACTION_FIRST = replace(
 def react_runner(**options: Any) -> RunnerFactory:
     """Our agent with the bundled example and `options` (e.g. `repeated_action="allow"`)."""
     return partial(custom_runner, **options)
+
+
+def step_limit_runner(max_iterations: int, **options: Any) -> RunnerFactory:
+    """Our agent with its own step limit, whatever limit the experiment gives its other runs."""
+
+    def factory(llm: BaseChatModel, tools: list[BaseTool], _experiments_limit: int) -> Runner:
+        return custom_runner(llm, tools, max_iterations, **options)
+
+    return factory
 
 
 def reformatted(agent: CustomReActAgent, react_format: ReActFormat) -> CustomReActAgent:

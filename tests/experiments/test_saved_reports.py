@@ -12,7 +12,9 @@ import pytest
 from custom_react.compare import load_questions
 from custom_react.experiments import Experiment, render_report
 from custom_react.experiments.main import main
+from custom_react.testing import Script
 from tests.conftest import load_script
+from tools import default_tools
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "bench" / "experiments").glob("*.py"))
@@ -32,6 +34,17 @@ def test_each_script_names_its_results_and_questions(script: Path) -> None:
     assert load_questions(experiment.questions), f"{experiment.questions} has no questions"
     assert set(experiment.descriptions) == set(experiment.conditions)
     assert f"python bench/experiments/{script.name}" in (script.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.stem)
+def test_every_condition_builds_its_runner(script: Path) -> None:
+    # A condition that cannot even be built would be saved as a run that errored, question after
+    # question, with nothing said: build each one here, offline.
+    experiment = experiment_of(script)
+    model = Script("Final Answer: 4").model
+    for name, factory in experiment.conditions.items():
+        runner = factory(model, list(default_tools()), experiment.max_iterations)
+        assert callable(runner), name
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.stem)
