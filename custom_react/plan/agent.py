@@ -135,7 +135,8 @@ class PlanAndExecuteAgent(StepRunnable):
         """The loop: plan, then execute steps and replan until an answer; ends with `RunFinished`."""
         run = PlanRun(*read_input(agent_input))
         # Plan: the planner reads the question and writes the steps.
-        plan = yield from self._ask("planner", self.planner, parse_plan, {}, run, config)
+        read_plan = partial(parse_plan, language=self.language)
+        plan = yield from self._ask("planner", self.planner, read_plan, {}, run, config)
         if not isinstance(plan, Plan):  # no readable plan: the one step is the question itself
             plan = Plan((run.question,))
         yield PlanMade(plan.steps, plan.thought)
@@ -180,11 +181,14 @@ class PlanAndExecuteAgent(StepRunnable):
         """
         if self.replan == "on_failure":
             variables = repair_variables(run.past_steps, planned, self.language)
-            read = partial(parse_replan, done=finished_steps(run.past_steps))
+            read = partial(
+                parse_replan, done=finished_steps(run.past_steps), language=self.language
+            )
             reply = yield from self._ask("repair", self.repair, read, variables, run, config)
         else:
             variables = replan_variables(run.past_steps, planned, self.language)
-            read = partial(parse_replan, done=[step for step, _ in run.past_steps])
+            done = [step for step, _ in run.past_steps]
+            read = partial(parse_replan, done=done, language=self.language)
             reply = yield from self._ask("replanner", self.replanner, read, variables, run, config)
         return (
             FinalResponse(reply.output, reply.thought) if isinstance(reply, FinalAnswer) else reply

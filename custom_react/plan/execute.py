@@ -26,6 +26,7 @@ from custom_react.plan.events import PlanRunEvent, StepResult, StepStarted, Step
 from custom_react.plan.memory import PlanRun
 from custom_react.plan.prompt import step_task
 from custom_react.plan.schema import Plan
+from custom_react.prompts import message
 from custom_react.running.calls import Call, next_event
 
 
@@ -63,10 +64,10 @@ def execute_step(
             else:
                 yield event
     except Exception as error:  # the executor is this loop's tool: its failure is a result
-        text = f"Error: the step failed: {type(error).__name__}: {error}"
+        text = message("step_failed", language, error=f"{type(error).__name__}: {error}")
         status = "error"
     else:
-        text, status = step_outcome(result)
+        text, status = step_outcome(result, language)
     run.add_step(step, text, result)
     yield StepResult(number, step, text, status)
     return status
@@ -80,12 +81,14 @@ def next_task(plan: Plan, done: int, run: PlanRun, language: str) -> str:
     return step_task(plan.steps[done], run.question, run.past_steps, language, needs)
 
 
-def step_outcome(result: AgentResult | None) -> tuple[str, StepStatus]:
+def step_outcome(result: AgentResult | None, language: str = "en") -> tuple[str, StepStatus]:
     """The text the replanner reads for one executor run, and whether the step finished."""
     if result is None:
         raise RuntimeError("The executor's stream ended without a RunFinished event.")
     if result.stop_reason == "final_answer":
         return result.output, "ok"
-    last = result.intermediate_steps[-1][1] if result.intermediate_steps else ""
-    seen = f" Last observation: {textwrap.shorten(last, 500)}" if last else ""
-    return f"{result.output} (stop reason: {result.stop_reason}).{seen}", "stopped"
+    text = message("step_stopped", language, output=result.output, stop_reason=result.stop_reason)
+    if result.intermediate_steps:
+        last = textwrap.shorten(result.intermediate_steps[-1][1], 500)
+        text += message("step_last_observation", language, observation=last)
+    return text, "stopped"

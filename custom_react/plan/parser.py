@@ -24,6 +24,7 @@ from custom_react.plan.schema import (
     split_dependency_note,
     step_key,
 )
+from custom_react.prompts import message
 
 __all__ = ["Plan", "parse_plan", "parse_replan"]
 
@@ -54,18 +55,14 @@ _STEP_LINE = re.compile(
     r"(?:[*_]{2})?+\s*+(?:[:：]\s*+)?+(?P<text>.*)",
     re.IGNORECASE,
 )
-_WRITE_PLAN = "Write the plan as a numbered list, one step per line: '1. ...', '2. ...'."
-_WRITE_REPLAN = (
-    "Write either 'Final Answer: ' and the answer, or the steps still to do as a numbered list "
-    "('1. ...', '2. ...')."
-)
 
 
-def parse_plan(text: str) -> Plan:
+def parse_plan(text: str, language: str = "en") -> Plan:
     """Read the planner's reply.
 
     Args:
         text: The raw reply.
+        language: The language of the error message (the run's).
 
     Returns:
         The steps of the first list in the reply (a list numbered from 1 again starts another
@@ -77,12 +74,14 @@ def parse_plan(text: str) -> Plan:
     answer, lines, _ = _split_answer(strip_think(text).splitlines())
     plan = _read_steps(lines)
     if plan is None:
-        answered = " Do not answer yet: plan first." if answer else ""
-        raise ParseError(f"Invalid format: no plan found.{answered} {_WRITE_PLAN}", text)
+        answered = message("plan_answer_first", language) if answer else ""
+        what_to_write = message("plan_write_plan", language)
+        error = message("plan_no_plan", language, answered=answered, what_to_write=what_to_write)
+        raise ParseError(error, text)
     return plan
 
 
-def parse_replan(text: str, done: Sequence[str] = ()) -> Plan | FinalAnswer:
+def parse_replan(text: str, done: Sequence[str] = (), language: str = "en") -> Plan | FinalAnswer:
     """Read the replanner's reply: the steps still to do, or the answer.
 
     Small models often list the finished steps again (with their results), and often write a
@@ -94,6 +93,7 @@ def parse_replan(text: str, done: Sequence[str] = ()) -> Plan | FinalAnswer:
     Args:
         text: The raw reply.
         done: The steps already executed.
+        language: The language of the error message (the run's).
 
     Returns:
         A `Plan` of the steps not yet done (the dropped ones in `Plan.repeated`, the
@@ -115,12 +115,16 @@ def parse_replan(text: str, done: Sequence[str] = ()) -> Plan | FinalAnswer:
         return Plan(steps, plan.thought, repeated, keep_dependencies(plan.depends_on, kept))
     if answer:
         return FinalAnswer(output=answer, thought=_thought(before), log=text.strip())
-    problem = "no answer and no steps found."
+    problem = "plan_nothing"
     if plan is not None:
-        problem = "every step you wrote is already done."
+        problem = "plan_all_done"
     elif any(_FINAL_LINE.match(line) for line in reply):
-        problem = "'Final Answer:' was empty."
-    raise ParseError(f"Invalid format: {problem} {_WRITE_REPLAN}", text)
+        problem = "plan_empty_answer"
+    what_to_write = message("plan_write_replan", language)
+    error = message(
+        "plan_invalid", language, problem=message(problem, language), what_to_write=what_to_write
+    )
+    raise ParseError(error, text)
 
 
 def _split_answer(lines: list[str]) -> tuple[str, list[str], list[str]]:

@@ -141,9 +141,15 @@ def test_a_finished_step_the_replanner_copies_is_dropped(script, tools):
     ]
 
 
-def test_a_new_plan_of_only_finished_steps_goes_back_to_the_replanner(script, tools):
+@pytest.mark.parametrize(
+    ("language", "error"),
+    [("en", "every step you wrote is already done"), ("zh", "你写的每一步都已经做完了")],
+)
+def test_a_new_plan_of_only_finished_steps_goes_back_to_the_replanner(
+    script, tools, language, error
+):
     model = script(PLAN, *STEP_1, "1. Search for the rose price.", ANSWER)
-    events = list(plan_agent(model.model, tools).stream(QUESTION))
+    events = list(plan_agent(model.model, tools, language=language).stream(QUESTION))
     model.assert_consumed()
     assert plan_summary(events)[-3:] == [
         ("plan_parse_failure", "replanner", 1),
@@ -151,7 +157,7 @@ def test_a_new_plan_of_only_finished_steps_goes_back_to_the_replanner(script, to
         ("result", "final_answer", 1),
     ]
     failure = next(e for e in events if isinstance(e, pe.PlanParseFailure))
-    assert "every step you wrote is already done" in failure.error
+    assert error in failure.error
 
 
 def test_the_replanner_may_answer_after_the_first_step(script, tools):
@@ -220,16 +226,23 @@ def test_an_executor_whose_model_fails_hands_the_replanner_the_error(script, too
     assert isinstance(result["messages"][2], HumanMessage)  # the executor's run is kept, too
 
 
-def test_an_unreadable_plan_goes_back_to_the_planner(script, tools):
+@pytest.mark.parametrize(
+    ("language", "error"),
+    [
+        ("en", "Invalid format: no plan found. Write the plan as a numbered list"),
+        ("zh", "格式错误：没有找到计划。请把计划写成编号列表"),
+    ],
+)
+def test_an_unreadable_plan_goes_back_to_the_planner(script, tools, language, error):
     model = script("I would look up the price.", PLAN, *STEP_1, ANSWER)
     seen = model.prompts
-    events = list(plan_agent(model.model, tools).stream(QUESTION))
+    events = list(plan_agent(model.model, tools, language=language).stream(QUESTION))
     assert plan_summary(events)[:2] == [
         ("plan_parse_failure", "planner", 1),
         ("plan", "Search for the rose price.", "Add 5% to it.", "Multiply by 3."),
     ]
     assert [type(m) for m in seen[1][1:]] == [AIMessage, HumanMessage]
-    assert seen[1][2].content.startswith("Invalid format: no plan found.")
+    assert seen[1][2].content.startswith(error)
 
 
 def test_without_a_readable_plan_the_question_is_the_one_step(script, tools):

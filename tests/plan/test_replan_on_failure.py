@@ -37,6 +37,10 @@ FAILED = (
     "Agent stopped due to iteration limit or time limit. (stop reason: max_iterations)."
     " Last observation: Error: calculator failed: ValueError: cannot evaluate '5% of 1.2'"
 )
+FAILED_ZH = (  # the replanner reads the step's end in the run's language; the executor's own text stays
+    "Agent stopped due to iteration limit or time limit.（停止原因：max_iterations）。"
+    "最后一个观察：Error: calculator failed: ValueError: cannot evaluate '5% of 1.2'"
+)
 INSERTED = "Plan:\n1. Calculate 5% of 1.2: 1.2 * 0.05.\n2. Add 5% to it.\n3. Multiply by 3."
 AFTER_INSERTED = (
     "Action: calculator\nAction Input: 1.2 * 0.05",
@@ -341,7 +345,7 @@ PRINTED_REPAIR = {
         "Step 3: Calculate 5% of 1.2: 1.2 * 0.05.",
     ],
     "zh": [
-        f"第 2 步结果：{FAILED}",
+        f"第 2 步结果：{FAILED_ZH}",
         "修复后的计划：",
         "  1. Calculate 5% of 1.2: 1.2 * 0.05.",
         "  2. Add 5% to it.",
