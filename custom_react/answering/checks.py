@@ -9,7 +9,8 @@ a `RunSteps` list that also knows the question and the run's language. `review` 
 `grounded_numbers` rejects an answer holding a number that appears in neither the question nor
 any Observation: on small models the usual wrong answer is a well-formed one with a made-up
 number (a sum never computed, a price never looked up). Numbers are compared by value (`1,240`
-and `1240.0` are one number).
+and `1240.0` are one number) and read where Chinese writes them, against the characters
+(`每枝3.10元`), never inside an ASCII word (`v2`, `abc123`).
 """
 
 from __future__ import annotations
@@ -34,8 +35,13 @@ class RunSteps(list[Step]):
 Check = Callable[[str, RunSteps], str | None]
 """`check(answer, steps)`: None to accept the answer, or the message for the model."""
 
+# Chinese, Japanese and Korean characters are `\w` too, but a number is written right against
+# them (`总价为46.75元`): a number may start after one, never inside another word (`abc123`, `v2`)
+# nor after a point or a comma (the rest of a number already read).
+_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f"
+_START = rf"(?<![.,])(?<!(?![{_CJK}])\w)"
 _NUMBER = re.compile(
-    r"(?<![\w.,])[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)|(?<![\w.,])[-−]?\d+(?:\.\d+)?"
+    rf"{_START}[-−]?\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?!\d)|{_START}[-−]?\d+(?:\.\d+)?"
 )
 
 

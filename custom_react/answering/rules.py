@@ -57,7 +57,10 @@ class AnswerRules:
                 structured, output = self.schema.read(answer.output, language)
             except AnswerInvalid as error:
                 run.failures += 1
-                failure = ParseFailure(reply, str(error), run.failures, run.iterations)
+                # The step read fine; the model reads it again rewritten, as it does an Action.
+                failure = ParseFailure(
+                    answer.log or reply, str(error), run.failures, run.iterations
+                )
                 return Verdict(answer.output, sent_back=failure)
         run.failures = 0
         steps = RunSteps(run.steps, run.question, language)

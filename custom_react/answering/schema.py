@@ -89,9 +89,7 @@ class AnswerSchema:
 
             validator = jsonschema.validators.validator_for(self.json_schema)(self.json_schema)
             errors = validator.iter_errors(data)
-            return data, [
-                field.format(field=_path(e.absolute_path), problem=e.message) for e in errors
-            ]
+            return data, [field.format(field=_where(e), problem=e.message) for e in errors]
         try:
             return self.adapter.validate_python(data), []
         except ValidationError as error:
@@ -109,6 +107,16 @@ def _readable(schema: Any) -> Any:
         return schema
     fields = typing.get_type_hints(schema)
     return typing_extensions.TypedDict(schema.__name__, fields, total=schema.__total__)  # type: ignore[operator]
+
+
+def _where(error: Any) -> str:
+    """Where a `jsonschema` error is: a missing required property is named, not its object."""
+    location = list(error.absolute_path)
+    if error.validator == "required":  # the message is "'yuan' is a required property"
+        location += [
+            name for name in error.validator_value if error.message.startswith(f"{name!r} ")
+        ][:1]
+    return _path(location)
 
 
 def _path(location: Any) -> str:

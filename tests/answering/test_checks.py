@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+from decimal import Decimal
 
 import pytest
 
-from custom_react import AnswerRejected, CustomReActAgent, FinalAnswerEvent, grounded_numbers
+from custom_react import AnswerRejected, CustomReActAgent, grounded_numbers
 from custom_react.answering import RunSteps
+from custom_react.answering.checks import numbers_in
 from custom_react.events import ToolStep
 
 QUESTION = "What do 15 roses cost at 3.10 yuan each?"
 MADE_UP = "Thought: 15 times 3.10\nFinal Answer: 46.75"
 COMPUTE = "Thought: compute it\nAction: calculator\nAction Input: 15 * 3.10"
+QUESTIONS = {"en": QUESTION, "zh": "15枝玫瑰，每枝3.10元，一共多少钱？"}
+MADE_UPS = {"en": MADE_UP, "zh": "思考：15 乘 3.10\n最终答案：总价为46.75元"}
+ANSWERS = {"en": "46.75", "zh": "总价为46.75元"}
+COMPUTES = {"en": COMPUTE, "zh": "思考：算一下\n行动：calculator\n行动输入：15 * 3.10"}
+OUTPUTS = {"en": "46.5", "zh": "共46.5元"}
+COMPUTED = {"en": "Final Answer: 46.5", "zh": "最终答案：共46.5元"}  # the OUTPUTS, written
+REJECTIONS = {
+    "en": "grounded_numbers: The Final Answer gives 46.75, which neither",
+    "zh": "grounded_numbers: 最终答案里的 46.75 既不在问题里，也不在任何观察里",
+}
 
 
 def observed(observation: str) -> ToolStep:
@@ -38,36 +50,96 @@ def test_grounded_numbers_compares_numbers_by_value(answer, accepted):
         assert "neither the question nor any Observation" in message
 
 
+@pytest.mark.parametrize(
+    ("answer", "made_up"),
+    [
+        ("总价为46.75元", "46.75"),  # a number glued to Chinese text on both sides
+        ("共15枝，每枝3元", "3"),  # 15 is in the question; 3 is not 3.10
+        ("合计1,240元，约1,250元", "1,250"),  # thousands separators after Chinese text
+        ("15枝玫瑰共46.5元", None),  # 15 from the question, 46.5 from the observation
+        ("每枝3.10元，共46.50元", None),  # 3.10 is in the question; 46.50 is 46.5
+        ("共计1240.0元", None),
+    ],
+)
+def test_grounded_numbers_reads_numbers_glued_to_chinese_text(answer, made_up):
+    steps = RunSteps([observed("46.5"), observed("共1,240元")], QUESTIONS["zh"], "zh")
+    message = grounded_numbers(answer, steps)
+    if made_up is None:
+        assert message is None
+    else:
+        assert message == (
+            f"最终答案里的 {made_up} 既不在问题里，也不在任何观察里。"
+            "请先用工具算出（或查到）它，再重新写最终答案。"
+        )
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("15枝玫瑰，每枝3.10元", {"15", "3.1"}),
+        ("总价为46.75元", {"46.75"}),
+        ("约1,240.5元，即-3或−4", {"1240.5", "-3", "-4"}),
+        ("abc123, v2 and x_9 are names; café2 too", set()),  # inside a word: not a number
+        ("1,240 and 1240.0 and 7", {"1240", "7"}),
+    ],
+)
+def test_numbers_are_found_next_to_chinese_text_but_not_inside_a_word(text, values):
+    assert numbers_in(text) == {Decimal(value) for value in values}
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
-def test_a_made_up_number_goes_back_and_the_computed_answer_is_returned(script, tools, way):
-    model = script(MADE_UP, COMPUTE, "Final Answer: 46.5")
-    agent = CustomReActAgent(model.model, tools, final_answer_checks=[grounded_numbers])
+def test_a_made_up_number_goes_back_and_the_computed_answer_is_returned(
+    script, tools, calls, way, language
+):
+    model = script(MADE_UPS[language], COMPUTES[language], COMPUTED[language])
+    agent = CustomReActAgent(
+        model.model, tools, final_answer_checks=[grounded_numbers], language=language
+    )
+    question = QUESTIONS[language]
     if way == "stream":
-        events = list(agent.stream(QUESTION))
+        events = list(agent.stream(question))
         rejected = [e for e in events if isinstance(e, AnswerRejected)]
         assert len(rejected) == 1 and "46.75" in rejected[0].message
         result = events[-1].result.to_dict()
     else:
-        result = agent.invoke(QUESTION) if way == "invoke" else asyncio.run(agent.ainvoke(QUESTION))
+        result = agent.invoke(question) if way == "invoke" else asyncio.run(agent.ainvoke(question))
     assert (result["output"], result["stop_reason"], result["checks_failed"]) == (
-        "46.5",
+        OUTPUTS[language],
         "final_answer",
         [],
     )
-    assert (
-        "Observation: grounded_numbers: The Final Answer gives 46.75" in model.prompts[1][-1].text
-    )
+    assert calls.calls == [("calculator", "15 * 3.10")] and len(model.prompts) == 3
+    assert "Observation: " + REJECTIONS[language] in model.prompts[1][-1].text
 
 
-def test_when_retries_run_out_the_answer_is_returned_with_the_failed_checks(script, tools):
-    model = script(MADE_UP)
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+def test_when_retries_run_out_the_answer_is_returned_with_the_failed_checks(
+    script, tools, calls, way, language
+):
+    model = script(*[MADE_UPS[language]] * 3)  # the answer, then the default 2 retries
     agent = CustomReActAgent(
-        model.model, tools, final_answer_checks=[grounded_numbers], max_answer_retries=0
+        model.model, tools, final_answer_checks=[grounded_numbers], language=language
     )
-    result = agent.invoke(QUESTION)
-    assert result["output"] == "46.75"
-    assert len(result["checks_failed"]) == 1
-    assert result["checks_failed"][0].startswith("grounded_numbers: The Final Answer gives 46.75")
+    question = QUESTIONS[language]
+    if way == "stream":
+        events = list(agent.stream(question))
+        assert [type(e).__name__ for e in events] == [
+            "AnswerRejected", "AnswerRejected", "FinalAnswerEvent", "RunFinished",
+        ]  # fmt: skip
+        result = events[-1].result.to_dict()
+    else:
+        result = agent.invoke(question) if way == "invoke" else asyncio.run(agent.ainvoke(question))
+    assert (result["output"], result["stop_reason"], result["iterations"]) == (
+        ANSWERS[language],
+        "final_answer",
+        3,
+    )
+    assert len(model.prompts) == 3 and calls.calls == []
+    (failed,) = result["checks_failed"]
+    assert failed.startswith(REJECTIONS[language])
+    assert "Observation: " + REJECTIONS[language] in model.prompts[2][-1].text
 
 
 def test_any_function_is_a_check_and_its_name_leads_the_message(script):
@@ -81,16 +153,6 @@ def test_any_function_is_a_check_and_its_name_leads_the_message(script):
     assert [type(m).__name__ for m in result["messages"]] == [
         "HumanMessage", "AIMessage", "HumanMessage", "AIMessage",
     ]  # fmt: skip
-
-
-def test_a_chinese_run_reads_the_check_in_chinese(script, tools):
-    model = script("Final Answer: 46.75 元", COMPUTE, "Final Answer: 46.5 元")
-    agent = CustomReActAgent(
-        model.model, tools, final_answer_checks=[grounded_numbers], language="zh"
-    )
-    events = list(agent.stream("15 枝玫瑰，每枝 3.10 元，一共多少钱？"))
-    assert "既不在问题里，也不在任何观察里" in model.prompts[1][-1].text
-    assert isinstance(events[-2], FinalAnswerEvent) and events[-2].output == "46.5 元"
 
 
 def test_checks_and_a_schema_work_together(script, tools):

@@ -30,7 +30,54 @@ PRICE_SCHEMA = {
     "properties": {"item": {"type": "string"}, "yuan": {"type": "number"}},
     "required": ["item", "yuan"],
 }
-QUESTION = "How much taller is the Skytree (634 m) than the Eiffel Tower (330 m)?"
+QUESTIONS = {
+    "en": "How much taller is the Skytree (634 m) than the Eiffel Tower (330 m)?",
+    "zh": "晴空塔（634 米）比埃菲尔铁塔（330 米）高多少？",
+}
+QUESTION = QUESTIONS["en"]
+# (an answer whose field is wrong, then a valid one) in each step format and language
+REPLIES = {
+    ("text", "en"): (
+        'Thought: 634 - 330 is about 300\nFinal Answer: {"metres": "about 304"}',
+        'Final Answer: {"metres": 304}',
+    ),
+    ("text", "zh"): (
+        '思考：634 - 330 大约是 300\n最终答案：{"metres": "大约 304"}',
+        '最终答案：{"metres": 304}',
+    ),
+    ("xml", "en"): (
+        '<thought>634 - 330 is about 300</thought>\n<final_answer>{"metres": "about 304"}'
+        "</final_answer>",
+        '<final_answer>{"metres": 304}</final_answer>',
+    ),
+    ("xml", "zh"): (
+        '<thought>634 - 330 大约是 300</thought>\n<final_answer>{"metres": "大约 304"}</final_answer>',
+        '<final_answer>{"metres": 304}</final_answer>',
+    ),
+    ("json", "en"): (
+        '{"thought": "634 - 330 is about 300", "final_answer": {"metres": "about 304"}}',
+        '{"final_answer": {"metres": 304}}',
+    ),
+    ("json", "zh"): (
+        '{"thought": "634 - 330 大约是 300", "final_answer": {"metres": "大约 304"}}',
+        '{"final_answer": {"metres": 304}}',
+    ),
+}
+OBSERVATION_OPENS = {"text": "\nObservation: ", "xml": "<observation>", "json": '{"observation": "'}
+INVALID = {
+    "en": "Invalid answer: field 'metres': Input should be a valid integer",
+    "zh": "答案无效：字段 'metres'：Input should be a valid integer",
+}
+SCHEMA_IS = {
+    "en": "The Final Answer must be one JSON object, and nothing else, that matches this JSON schema:",
+    "zh": "最终答案必须是一个 JSON 对象（不要写别的内容），并符合下面的 JSON schema：",
+}
+WRITE_IT = {"en": "Write it like this: ", "zh": "写法示例："}
+WRITTEN = {
+    "text": "Final Answer: {...}",
+    "xml": "<final_answer>{...}</final_answer>",
+    "json": '{"final_answer": {...}}',
+}
 
 
 def run(
@@ -46,22 +93,32 @@ def run(
     return events[-1].result.to_dict(), events
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("step_format", ["text", "xml", "json"])
 @pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
-def test_an_invalid_answer_goes_back_naming_the_field_then_the_object_is_returned(script, way):
-    model = script(
-        'Thought: 634 - 330 is about 300\nFinal Answer: {"metres": "about 304"}',
-        'Final Answer: {"metres": 304}',
+def test_an_invalid_answer_goes_back_naming_the_field_then_the_object_is_returned(
+    script, way, step_format, language
+):
+    model = script(*REPLIES[step_format, language])
+    agent = CustomReActAgent(
+        model.model, [], response_format=Diff, format=step_format, language=language
     )
-    result, events = run(CustomReActAgent(model.model, [], response_format=Diff), way)
+    result, events = run(agent, way, QUESTIONS[language])
+    assert isinstance(result["structured_response"], Diff)
     assert result["structured_response"] == Diff(metres=304)
     assert (result["output"], result["iterations"], result["stop_reason"]) == (
         '{"metres": 304}',
         2,
         "final_answer",
     )
-    observation = model.prompts[1][-1].text
-    assert "Observation: Invalid answer: field 'metres'" in observation
-    assert "valid integer" in observation
+    assert len(model.prompts) == 2
+    assert OBSERVATION_OPENS[step_format] + INVALID[language] in model.prompts[1][-1].text
+    schema = json.dumps(Diff.model_json_schema(), ensure_ascii=False)
+    assert (
+        model.prompts[0][0]
+        .text.rstrip()
+        .endswith(f"{SCHEMA_IS[language]}\n{schema}\n{WRITE_IT[language]}{WRITTEN[step_format]}")
+    )
     if way == "stream":
         assert [type(event).__name__ for event in events] == [
             "ParseFailure",
@@ -70,65 +127,39 @@ def test_an_invalid_answer_goes_back_naming_the_field_then_the_object_is_returne
         ]
 
 
-def test_the_prompt_states_the_schema_and_how_to_write_the_answer(script):
-    model = script('Final Answer: {"metres": 304}')
-    CustomReActAgent(model.model, [], response_format=Diff).invoke(QUESTION)
-    system = model.prompts[0][0].text
-    assert json.dumps(Diff.model_json_schema(), ensure_ascii=False) in system
-    assert system.rstrip().endswith("Final Answer: {...}")
-
-
 @pytest.mark.parametrize(
-    ("schema", "expected"),
+    ("schema", "missing"),
     [
-        (Price, {"item": "rose", "yuan": 1.2}),
-        (PRICE_SCHEMA, {"item": "rose", "yuan": 1.2}),
+        (Price, "field 'yuan': Field required"),
+        (PRICE_SCHEMA, "field 'yuan': 'yuan' is a required property"),
     ],
     ids=["TypedDict", "JSON schema"],
 )
-def test_a_typed_dict_and_a_json_schema_give_a_dict(script, schema, expected):
+def test_a_typed_dict_and_a_json_schema_give_a_dict(script, schema, missing):
     model = script(
         "Final Answer: {'item': 'rose'}",  # the price is missing: named in the error
         'Final Answer: ```json\n{"item": "rose", "yuan": 1.2}\n```',
     )
     result = CustomReActAgent(model.model, [], response_format=schema).invoke("Rose price?")
-    assert result["structured_response"] == expected
-    assert "yuan" in model.prompts[1][-1].text
+    assert result["structured_response"] == {"item": "rose", "yuan": 1.2}
+    assert f"Observation: Invalid answer: {missing}. Write" in model.prompts[1][-1].text
 
 
-@pytest.mark.parametrize(
-    ("step_format", "invalid", "valid"),
-    [
-        (
-            "xml",
-            "<final_answer>304 m</final_answer>",
-            '<final_answer>{"metres": 304}</final_answer>',
-        ),
-        ("json", '{"final_answer": "304 m"}', '{"final_answer": {"metres": 304}}'),
-    ],
-)
-def test_the_xml_and_json_formats_read_the_answer_into_the_schema(
-    script, step_format, invalid, valid
-):
-    model = script(invalid, valid)
-    agent = CustomReActAgent(model.model, [], response_format=Diff, format=step_format)
-    result = agent.invoke(QUESTION)
-    assert result["structured_response"] == Diff(metres=304)
-    written = (
-        "<final_answer>{...}</final_answer>" if step_format == "xml" else '{"final_answer": {...}}'
-    )
-    assert written in model.prompts[0][0].text
-    assert "Invalid answer" in model.prompts[1][-1].text
-
-
-def test_a_chinese_run_is_told_in_chinese(script):
-    model = script("Final Answer: 大约 304 米", 'Final Answer: {"metres": 304}')
-    result = CustomReActAgent(model.model, [], response_format=Diff, language="zh").invoke(
-        "高多少？"
-    )
-    assert result["structured_response"] == Diff(metres=304)
-    assert "最终答案必须是一个 JSON 对象" in model.prompts[0][0].text
-    assert "答案无效" in model.prompts[1][-1].text
+def test_a_json_schema_names_each_missing_property_where_it_is_missing():
+    schema = {
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": {"required": ["name", "yuan"]}}},
+        "required": ["total", "items"],
+    }
+    with pytest.raises(AnswerInvalid) as raised:
+        AnswerSchema(schema).read('{"items": [{"yuan": 1}, {}]}', "zh")
+    problems = str(raised.value).removeprefix("答案无效：").split("。")[0].split("; ")
+    assert sorted(problems) == [
+        "字段 'items.0.name'：'name' is a required property",
+        "字段 'items.1.name'：'name' is a required property",
+        "字段 'items.1.yuan'：'yuan' is a required property",
+        "字段 'total'：'total' is a required property",
+    ]
 
 
 def test_invalid_answers_count_like_format_errors(script):
@@ -165,3 +196,16 @@ def test_the_reader_forgives_what_small_models_write_around_the_json():
     assert value == Diff(metres=304) and written == '{"metres": 304}'
     with pytest.raises(AnswerInvalid, match="one JSON object"):
         schema.read("about 304 metres")
+
+
+def test_an_answer_sent_back_is_read_again_with_plain_markers(script):
+    # A Chinese reply in Chinese markers parses; the model then reads it as the prompt taught it
+    # (plain markers), as it reads an Action, not as "Thought: 思考：...".
+    model = script('思考：算一下\n最终答案：{"m": 1}', '思考：好\n最终答案：{"metres": 304}')
+    result = CustomReActAgent(model.model, [], response_format=Diff, language="zh").invoke(
+        "差多少？"
+    )
+    assert result["structured_response"] == Diff(metres=304)
+    scratchpad = model.prompts[1][-1].text
+    assert 'Thought: 算一下\nFinal Answer: {"m": 1}\nObservation: 答案无效' in scratchpad
+    assert "思考：" not in scratchpad

@@ -22,25 +22,50 @@ def lookup_order(order_id: str) -> str:
 
 STEP = "Thought: look it up\nAction: lookup_order\nAction Input: 17"
 STEPS = {"en": STEP, "zh": "思考：查一下订单\n行动：lookup_order\n行动输入：17"}
+THOUGHTS = {"en": "look it up", "zh": "查一下订单"}
+FORMATTED_STEPS = {
+    "xml": '<thought>{thought}</thought>\n<action>lookup_order("17")</action>',
+    "json": '{{"thought": "{thought}", "action": "lookup_order", "action_input": "17"}}',
+}
+
+
+def step_in(step_format: str, language: str) -> str:
+    """The one reply of a run that looks order 17 up, in `step_format` and `language`."""
+    if step_format == "text":
+        return STEPS[language]
+    return FORMATTED_STEPS[step_format].format(thought=THOUGHTS[language])
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("step_format", ["text", "xml", "json"])
 @pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
-def test_the_tool_output_is_the_answer_with_no_further_model_call(script, way, language):
-    model = script(STEPS[language])  # one reply only: a second model call would fail the script
-    agent = CustomReActAgent(model.model, [lookup_order], language=language)
+def test_the_tool_output_is_the_answer_with_no_further_model_call(
+    script, way, step_format, language
+):
+    model = script(step_in(step_format, language))  # one reply: a second call would fail
+    agent = CustomReActAgent(model.model, [lookup_order], format=step_format, language=language)
+    question = "Where is order 17?" if language == "en" else "17 号订单到哪儿了？"
     if way == "stream":
-        events = list(agent.stream("Where is order 17?"))
+        events = list(agent.stream(question))
         assert [type(e).__name__ for e in events] == [
             "ActionEvent", "ObservationEvent", "FinalAnswerEvent", "RunFinished",
         ]  # fmt: skip
         assert events[2].returned_by == "lookup_order"
         result = events[-1].result.to_dict()
     else:
-        question = "Where is order 17?"
         result = agent.invoke(question) if way == "invoke" else asyncio.run(agent.ainvoke(question))
     assert result["output"] == "Order 17: shipped on 2 December."
-    assert (result["stop_reason"], result["iterations"]) == ("final_answer", 1)
+    assert (result["stop_reason"], result["iterations"], len(model.prompts)) == (
+        "final_answer",
+        1,
+        1,
+    )
+    ((action, observation),) = result["intermediate_steps"]
+    assert (action.tool, action.tool_input, observation) == (
+        "lookup_order",
+        "17",
+        "Order 17: shipped on 2 December.",
+    )
     assert isinstance(result["messages"][-1], ToolMessage)  # as create_agent ends such a run
 
 

@@ -600,3 +600,56 @@ def test_a_system_prompt_opens_the_planner_and_replanner_turns(script, tools):
         )
     executor = model.prompts[1]
     assert "Plan in at most two steps." not in executor[0].text  # the executor has its own
+
+
+# One plan, one step, the answer: (system prompt, question, search query, replies, answer).
+SYSTEM_PROMPT_RUNS = {
+    "en": (
+        "Plan in at most two steps.",
+        QUESTION,
+        "rose",
+        (PLAN, *STEP_1, ANSWER),
+        "3.78 yuan for three roses.",
+    ),
+    "zh": (
+        "计划最多两步。",
+        "三枝玫瑰多少钱？",
+        "玫瑰",
+        (
+            "计划：\n1. 搜索玫瑰的价格。\n2. 乘以 3。",
+            "思考：查一下\n行动：search\n行动输入：玫瑰",
+            "最终答案：每枝 1.2 元",
+            "最终答案：三枝玫瑰共 3.6 元。",
+        ),
+        "三枝玫瑰共 3.6 元。",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("way", "language"),
+    [
+        (way, language)
+        for way in ("invoke", "ainvoke", "stream")
+        for language in ("en", "zh")
+        if (way, language) != ("invoke", "en")  # the test above
+    ],
+)
+def test_a_system_prompt_opens_the_planners_turn_in_every_way_and_language(
+    script, tools, calls, way, language
+):
+    system, question, query, replies, answer = SYSTEM_PROMPT_RUNS[language]
+    model = script(*replies)
+    executor = CustomReActAgent(model.model, tools, max_iterations=4, language=language)
+    agent = PlanAndExecuteAgent(model.model, executor, language=language, system_prompt=system)
+    if way == "invoke":
+        result = agent.invoke(question)
+    elif way == "ainvoke":
+        result = asyncio.run(agent.ainvoke(question))
+    else:
+        result = list(agent.stream(question))[-1].result.to_dict()
+    assert (result["output"], len(model.prompts), calls.calls) == (answer, 4, [("search", query)])
+    planner, executor_turn, _, replanner = model.prompts
+    for prompt in (planner, replanner):
+        assert isinstance(prompt[0], SystemMessage) and prompt[0].text == system
+    assert system not in executor_turn[0].text  # the executor has its own

@@ -20,52 +20,93 @@ from custom_react.pausing.state import MemoryStore
 from custom_react.printing import ConsolePrinter
 from tests.running.test_runnable import Recorder, tree
 
-ASK = "Thought: the math agent knows.\nAction: math_agent\nAction Input: What is 17 * 23?"
-COMPUTE = "Thought: multiply\nAction: calculator\nAction Input: 17 * 23"
+ASKS = {
+    "en": "Thought: the math agent knows.\nAction: math_agent\nAction Input: What is 17 * 23?",
+    "zh": "思考：数学助手知道。\n行动：math_agent\n行动输入：17 * 23 是多少？",
+}
+COMPUTES = {
+    "en": "Thought: multiply\nAction: calculator\nAction Input: 17 * 23",
+    "zh": "思考：相乘\n行动：calculator\n行动输入：17 * 23",
+}
+FINAL = {"en": "Final Answer: ", "zh": "最终答案："}
+SUB_ANSWERS = {"en": "17 * 23 = 391", "zh": "17 乘 23 等于 391。"}
+QUESTIONS = {"en": "What is 17 * 23? Ask the math agent.", "zh": "17 * 23 是多少？问数学助手。"}
+WAYS = pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+LANGUAGES = pytest.mark.parametrize("language", ["en", "zh"])
 
 
-def math_agent(script: Any, tools: list[Any], *replies: str, **options: Any) -> Any:
-    inner = CustomReActAgent(script(*replies).model, tools, **options)
-    return inner.as_tool(name="math_agent", description="Solves arithmetic questions.")
+def run(agent: Any, way: str, given: Any, **config: Any) -> tuple[dict[str, Any], list[Any]]:
+    """One run by `invoke`, `ainvoke` or `stream`: the result dict and the events (streamed only)."""
+    if way == "invoke":
+        return agent.invoke(given, config=config), []
+    if way == "ainvoke":
+        return asyncio.run(agent.ainvoke(given, config=config)), []
+    events = list(agent.stream(given, config=config))
+    assert isinstance(events[-1], RunFinished)
+    return events[-1].result.to_dict(), events
 
 
-@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
-def test_the_sub_agents_answer_is_the_observation(script, tools, calls, way):
-    outer = script(ASK, "Final Answer: 391")
-    sub = math_agent(script, tools, COMPUTE, "Final Answer: 391")
-    agent = CustomReActAgent(outer.model, [sub])
-    question = "What is 17 * 23? Ask the math agent."
+def asked(script: Any, tools: list[Any], language: str) -> tuple[Any, Any, CustomReActAgent]:
+    """The inner and outer scripts, and the outer agent with the math agent as its tool."""
+    inner = script(COMPUTES[language], FINAL[language] + SUB_ANSWERS[language])
+    sub = CustomReActAgent(inner.model, tools, language=language).as_tool(
+        name="math_agent", description="Solves arithmetic questions."
+    )
+    outer = script(ASKS[language], FINAL[language] + "391")
+    return inner, outer, CustomReActAgent(outer.model, [sub], language=language)
+
+
+@LANGUAGES
+@WAYS
+def test_the_sub_agents_answer_is_the_observation(script, tools, calls, way, language):
+    inner, outer, agent = asked(script, tools, language)
+    result, events = run(agent, way, QUESTIONS[language])
     if way == "stream":
-        events = list(agent.stream(question))
         nested = [e.event for e in events if isinstance(e, SubAgentEvent)]
         assert [type(e).__name__ for e in nested] == [
             "ActionEvent", "ObservationEvent", "FinalAnswerEvent",
         ]  # fmt: skip
-        result = events[-1].result.to_dict()
-    else:
-        result = agent.invoke(question) if way == "invoke" else asyncio.run(agent.ainvoke(question))
-    assert result["intermediate_steps"][0][1] == "391"
-    assert result["output"] == "391"
+    assert result["intermediate_steps"][0][1] == SUB_ANSWERS[language]
+    assert (result["output"], result["iterations"]) == ("391", 2)
     assert calls.calls == [("calculator", "17 * 23")]
-    assert "Observation: 391" in outer.prompts[1][-1].text
+    assert (len(inner.prompts), len(outer.prompts)) == (2, 2)
+    assert f"\nObservation: {SUB_ANSWERS[language]}\nThought: " in outer.prompts[1][-1].text
 
 
-def test_the_sub_agents_run_nests_under_the_outer_tool_run(script, tools):
+@LANGUAGES
+@WAYS
+def test_the_sub_agents_run_nests_under_the_outer_tool_run(script, tools, way, language):
     recorder = Recorder()
-    sub = math_agent(script, tools, COMPUTE, "Final Answer: 391")
-    agent = CustomReActAgent(script(ASK, "Final Answer: 391").model, [sub])
-    agent.invoke("17 * 23?", config={"callbacks": [recorder]})
+    _, _, agent = asked(script, tools, language)
+    run(agent, way, QUESTIONS[language], callbacks=[recorder])
     (root,) = recorder.roots
-    outer_tool = next(child for child in root.child_runs if child.run_type == "tool")
-    assert outer_tool.name == "math_agent"
-    (inner,) = outer_tool.child_runs
-    assert tree(inner)[0] == ("chain", "CustomReActAgent")
-    assert [kind for kind, _ in (child[0] for child in tree(inner)[1])] == [
-        "llm", "tool", "llm",
-    ]  # fmt: skip
+    llm = [("llm", "RecordingChatModel"), []]
+    inner = [("chain", "CustomReActAgent"), [llm, [("tool", "calculator"), []], llm]]
+    assert tree(root) == [
+        ("chain", "CustomReActAgent"),
+        [llm, [("tool", "math_agent"), [inner]], llm],
+    ]
 
 
-def interrupted(script: Any, ran: list[str], *inner_replies: str) -> tuple[Any, Any]:
+# The files agent deletes a file that needs approval; the outer agent asks it to.
+DELETES = {
+    "en": "Thought: delete it\nAction: delete_file\nAction Input: old.txt",
+    "zh": "思考：删除它\n行动：delete_file\n行动输入：old.txt",
+}
+DELETED = {"en": "old.txt is deleted.", "zh": "old.txt 已删除。"}
+ASK_FILES = {
+    "en": "Thought: ask the files agent\nAction: files_agent\nAction Input: Delete old.txt.",
+    "zh": "思考：问文件助手\n行动：files_agent\n行动输入：删除 old.txt。",
+}
+DONE = {"en": "Done: old.txt is deleted.", "zh": "完成：old.txt 已删除。"}
+PLEASE_DELETE = {"en": "Please delete old.txt.", "zh": "请删除 old.txt。"}
+
+
+def interrupted(
+    script: Any, ran: list[str], *inner_replies: str, language: str = "en"
+) -> tuple[Any, Any]:
+    """The files agent as a tool and its script; its `delete_file` needs approval, runs in `ran`."""
+
     @tool
     def delete_file(path: str) -> str:
         """Delete a file in the workspace."""
@@ -73,36 +114,44 @@ def interrupted(script: Any, ran: list[str], *inner_replies: str) -> tuple[Any, 
         return f"deleted {path}"
 
     delete_file.metadata = {"requires_approval": True}
-    inner = CustomReActAgent(script(*inner_replies).model, [delete_file], approval="interrupt")
-    sub = inner.as_tool(name="files_agent", description="Manages the workspace's files.")
-    return sub, delete_file
+    model = script(*inner_replies)
+    inner = CustomReActAgent(model.model, [delete_file], approval="interrupt", language=language)
+    return inner.as_tool(name="files_agent", description="Manages the workspace's files."), model
 
 
-def test_a_pause_inside_the_sub_agent_pauses_the_run_and_one_decision_finishes_both(script):
+@LANGUAGES
+@WAYS
+def test_a_pause_inside_the_sub_agent_pauses_the_run_and_one_decision_finishes_both(
+    script, way, language
+):
     ran: list[str] = []
-    sub, _ = interrupted(
-        script,
-        ran,
-        "Thought: delete it\nAction: delete_file\nAction Input: old.txt",
-        "Final Answer: old.txt is deleted.",
+    final = FINAL[language]
+    sub, inner = interrupted(
+        script, ran, DELETES[language], final + DELETED[language], language=language
     )
-    outer = script(
-        "Thought: ask the files agent\nAction: files_agent\nAction Input: Delete old.txt.",
-        "Final Answer: Done: old.txt is deleted.",
+    outer = script(ASK_FILES[language], final + DONE[language])
+    agent = CustomReActAgent(outer.model, [sub], checkpoint=MemoryStore(), language=language)
+    paused, events = run(agent, way, PLEASE_DELETE[language])
+    assert paused["stop_reason"] == "needs_approval" and ran == []
+    pending = paused["state"]["pending"]
+    assert (pending["tool"], pending["inner_state"]["pending"]["args"]) == (
+        "files_agent",
+        {"path": "old.txt"},
     )
-    agent = CustomReActAgent(outer.model, [sub], checkpoint=MemoryStore())
-    events = list(agent.stream("Please delete old.txt."))
-    paused = events[-1].result
-    assert paused.stop_reason == "needs_approval" and ran == []
-    request = next(e for e in events if isinstance(e, ApprovalRequested))
-    assert (request.call.tool, request.call.args) == ("delete_file", {"path": "old.txt"})
-    resumed = list(agent.stream({"resume": paused.state, "decision": {"approve": True}}))
-    result = resumed[-1]
-    assert isinstance(result, RunFinished) and result.result.output == "Done: old.txt is deleted."
+    if way == "stream":
+        request = next(e for e in events if isinstance(e, ApprovalRequested))
+        assert (request.call.tool, request.call.args) == ("delete_file", {"path": "old.txt"})
+    decision = {"resume": paused["state"], "decision": {"approve": True}}
+    result, resumed = run(agent, way, decision)
+    assert result["output"] == DONE[language]
     assert ran == ["old.txt"]  # the tool ran once, after the decision
-    observation = next(e for e in resumed if isinstance(e, ObservationEvent))
-    assert observation.step.observation == "old.txt is deleted."
-    assert any(isinstance(e, SubAgentEvent) for e in resumed)
+    steps = [(action.tool, seen) for action, seen in result["intermediate_steps"]]
+    assert steps == [("files_agent", DELETED[language])]  # the outer step, once
+    assert (len(inner.prompts), len(outer.prompts)) == (2, 2)  # neither run started over
+    if way == "stream":
+        observation = next(e for e in resumed if isinstance(e, ObservationEvent))
+        assert observation.step.observation == DELETED[language]
+        assert any(isinstance(e, SubAgentEvent) for e in resumed)
 
 
 def test_a_rejection_goes_to_the_sub_agent_which_answers_without_the_tool(script):
@@ -123,10 +172,9 @@ def test_a_rejection_goes_to_the_sub_agent_which_answers_without_the_tool(script
     assert result["intermediate_steps"][-1][1] == "I did not delete old.txt."
 
 
-@pytest.mark.parametrize("language", ["en", "zh"])
+@LANGUAGES
 def test_the_console_and_the_exports_show_the_sub_agents_steps_indented(script, tools, language):
-    sub = math_agent(script, tools, COMPUTE, "Final Answer: 391", language=language)
-    agent = CustomReActAgent(script(ASK, "Final Answer: 391").model, [sub], language=language)
+    _, _, agent = asked(script, tools, language)
     events = list(agent.stream("17 * 23?"))
     lines: list[str] = []
     printer = ConsolePrinter(lines.append, language=language, color=False, stream_tokens=False)
@@ -142,8 +190,7 @@ def test_the_console_and_the_exports_show_the_sub_agents_steps_indented(script, 
 
 
 def test_in_markdown_a_sub_agents_fenced_observation_is_quoted_on_every_line(script, tools):
-    sub = math_agent(script, tools, COMPUTE, "Final Answer: 391")
-    agent = CustomReActAgent(script(ASK, "Final Answer: 391").model, [sub])
+    _, _, agent = asked(script, tools, "en")
     lines = to_markdown("17 * 23?", list(agent.stream("17 * 23?"))).splitlines()
     opening = lines.index("> ```text")  # the calculator's Observation, inside the sub-agent
     closing = lines.index("> ```", opening + 1)
