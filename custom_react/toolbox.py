@@ -268,11 +268,12 @@ def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
     query itself`) or the argument's name as the input. Caught for tools with one text argument,
     where such an input can only be a copy.
     """
-    if len(args) != 1 or len(tool.args) != 1:
+    if len(args) != 1:
         return False
     ((name, value),) = args.items()
     if not isinstance(value, str):
         return False
     written = value.strip().strip("'\"`.").strip().lower()
     pattern = _PLACEHOLDER.format(name=re.escape(name.lower().replace("_", " ")))
-    return re.fullmatch(pattern, written.replace("_", " ")) is not None
+    copied = re.fullmatch(pattern, written.replace("_", " ")) is not None
+    return copied and len(tool.args) == 1  # `tool.args` builds the schema: asked last
