@@ -15,6 +15,7 @@ import ast
 import subprocess
 import sys
 import tomllib
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
@@ -142,7 +143,10 @@ def test_importing_the_agent_loads_no_add_on_and_no_sqlite() -> None:
     assert "custom_react.agent" in loaded  # the check itself works
     packages, modules = add_ons()
     assert "custom_react.plan" in packages and "custom_react.pausing.checkpoints" in modules
-    found = [m for m in loaded if m in modules or m.startswith(tuple(packages))]
+    assert fnmatchcase("custom_react.formats.xml_format", "custom_react.formats.*")
+    assert "custom_react.formats.*" in modules  # every step format but text is an add-on
+    added = [m for m in loaded if any(fnmatchcase(m, pattern) for pattern in modules)]
+    found = added + [m for m in loaded if m.startswith(tuple(packages))]
     found += [m for m in loaded if not m.startswith("custom_react")]
     assert found == [], f"importing the agent loads add-ons: {found}"
 

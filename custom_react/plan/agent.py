@@ -135,8 +135,7 @@ class PlanAndExecuteAgent(StepRunnable):
         """The loop: plan, then execute steps and replan until an answer; ends with `RunFinished`."""
         run = PlanRun(*read_input(agent_input))
         # Plan: the planner reads the question and writes the steps.
-        read_plan = partial(parse_plan, language=self.language)
-        plan = yield from self._ask("planner", self.planner, read_plan, {}, run, config)
+        plan = yield from self._ask("planner", self.planner, parse_plan, {}, run, config)
         if not isinstance(plan, Plan):  # no readable plan: the one step is the question itself
             plan = Plan((run.question,))
         yield PlanMade(plan.steps, plan.thought)
@@ -181,14 +180,11 @@ class PlanAndExecuteAgent(StepRunnable):
         """
         if self.replan == "on_failure":
             variables = repair_variables(run.past_steps, planned, self.language)
-            read = partial(
-                parse_replan, done=finished_steps(run.past_steps), language=self.language
-            )
+            read = partial(parse_replan, done=finished_steps(run.past_steps))
             reply = yield from self._ask("repair", self.repair, read, variables, run, config)
         else:
             variables = replan_variables(run.past_steps, planned, self.language)
-            done = [step for step, _ in run.past_steps]
-            read = partial(parse_replan, done=done, language=self.language)
+            read = partial(parse_replan, done=[step for step, _ in run.past_steps])
             reply = yield from self._ask("replanner", self.replanner, read, variables, run, config)
         return (
             FinalResponse(reply.output, reply.thought) if isinstance(reply, FinalAnswer) else reply
@@ -204,19 +200,22 @@ class PlanAndExecuteAgent(StepRunnable):
         self,
         stage: PlanStage,
         chain: Runnable[dict[str, Any], BaseMessage],
-        parse: Callable[[str], Plan | FinalAnswer],
+        parse: Callable[..., Plan | FinalAnswer],
         variables: dict[str, str],
         run: PlanRun,
         config: RunnableConfig,
     ) -> PlanLoop[Plan | FinalAnswer | None]:
-        """Ask the planner or replanner; an unreadable reply goes back to it with the error."""
+        """Ask the planner or replanner; an unreadable reply goes back to it with the error.
+
+        `parse(reply, language=...)` reads the reply; its error is in the run's language.
+        """
         feedback: list[BaseMessage] = []
         inputs = {"input": run.question, "chat_history": run.chat_history, **variables}
         for attempt in range(1, self.max_consecutive_parse_failures + 1):
             reply = yield invoking(chain, {**inputs, "feedback": feedback}, config)
             run.add_reply(stage, reply)
             try:
-                return parse(reply.text)
+                return parse(reply.text, language=self.language)
             except ParseError as error:
                 run.add_parse_failure(str(error))
                 yield PlanParseFailure(stage, reply.text, str(error), attempt)
