@@ -5,7 +5,7 @@ the user turn (`...Observation: 310\\nThought: `): each step's reply (its marker
 then its observation as the format writes one, and at the end the format's cue, so the model's
 next words are its next Thought. A text-ReAct model is never sent provider tool calls (OpenAI-
 compatible servers reject a `tool` message without one), and small models keep the format best
-when they continue one transcript (measured: README, "What the model sees"). `<think>` blocks
+when they continue one transcript (measured: docs/measurements.md, "Why not 90%"). `<think>` blocks
 never come back: the model reads its steps without its old private reasoning.
 
 This is the project's one transcript renderer: each record gives its part (`exchange`), and
