@@ -67,156 +67,113 @@ def main() -> None:
 if __name__ == "__main__":
     main()
 
-# Expected output (a real run on the bundled local model; `python demos/compare_legacy.py`):
+# Expected output (a real run on the bundled local model; `python demos/compare_legacy.py`),
+# remade by `python scripts/make_docs_assets.py --demos`, which records its prompt and
+# date in docs/assets/provenance.json:
 # model: local qwen2.5-coder-1.5b (llama.cpp server on 127.0.0.1)
 #
 # Question (rose-markup): What is the wholesale price of a rose stem in China, plus a 5% markup?
 # == custom ==                                               | == legacy ==
 # Thought: I need to find the wholesale price of a rose stem | Thought: To find the wholesale price of a rose stem in
-# in China and then add 5% to it.                            | China plus a 5% markup, I need to:
-# Action: search                                             | 1. Search for the current wholesale price of a rose stem
-# Action Input: wholesale price of roses in Kunming          | in China.
-# Observation: [offline snapshot, 2025-03] Wholesale price   | 2. Calculate 5% of that price and add it to the original
+# in China and then add a 5% markup to it.                   | China plus a 5% markup, I need to follow these steps:
+# Action: search                                             | 1. Search for the wholesale price of a rose stem in China.
+# Action Input: wholesale price of rose stem in China        | 2. Calculate the 5% markup on the wholesale price.
+# Observation: [offline snapshot, 2025-03] Wholesale price   | 3. Add the markup to the wholesale price to get the final
 # of a rose stem at Kunming Dounan flower market: At the     | price.
-# Dounan flower market in Kunming, Yunnan, China's largest   |
-# fresh-cut flower market, a standard red rose wholesaled    | Action: search
-# for about 1 yuan (CNY 1) per stem in early 2025. On        | Action Input: wholesale price of roses in Kunming
-# ordinary days the price ranges from about 0.5 to 1.5 yuan  | Observation: [offline snapshot, 2025-03] Wholesale price
-# per stem, and it rises in the week before Valentine's Day. | of a rose stem at Kunming Dounan flower market: At the
-# (source: Kunming Dounan flower market price reports        | Dounan flower market in Kunming, Yunnan, China's largest
-# (Yunnan media))                                            | fresh-cut flower market, a standard red rose wholesaled
-# [offline snapshot, 2025-02] Retail price of a rose in      | for about 1 yuan (CNY 1) per stem in early 2025. On
-# China around Valentine's Day: Around Valentine's Day (14   | ordinary days the price ranges from about 0.5 to 1.5 yuan
-# February) 2025, florists in large Chinese cities such as   | per stem, and it rises in the week before Valentine's Day.
-# Beijing and Shanghai sold a single red rose for about 15   | (source: Kunming Dounan flower market price reports
-# yuan (typically 10 to 20 yuan per stem), more than ten     | (Yunnan media))
-# times the wholesale price. (source: Chinese media reports  | [offline snapshot, 2025-02] Retail price of a rose in
-# on Valentine's Day flower prices)                          | China around Valentine's Day: Around Valentine's Day (14
-# [offline snapshot, 2025-02] Price of a dozen roses in the  | February) 2025, florists in large Chinese cities such as
-# United States: In the United States a dozen long-stemmed   | Beijing and Shanghai sold a single red rose for about 15
-# red roses from a florist cost about $80 around Valentine's | yuan (typically 10 to 20 yuan per stem), more than ten
-# Day 2025 (roughly $60 to $100), while supermarkets sold a  | times the wholesale price. (source: Chinese media reports
-# dozen roses for about $20 to $30. (source: US florist and  | on Valentine's Day flower prices)
-# retail price surveys)                                      | [offline snapshot, 2025-02] Price of a dozen roses in the
-# Thought: I need to find the wholesale price of a rose stem | United States: In the United States a dozen long-stemmed
-# in China and then add 5% to it.                            | red roses from a florist cost about $80 around Valentine's
-# Action: search                                             | Day 2025 (roughly $60 to $100), while supermarkets sold a
-# Action Input: wholesale price of roses in Kunming          | dozen roses for about $20 to $30. (source: US florist and
-# Observation: You already ran search with this input; its   | retail price surveys)
-# observation was: [offline snapshot, 2025-03] Wholesale     | Thought: To calculate 5% of the wholesale price and add it
-# price of a rose stem at Kunming Dounan flower market: At   | to the original price, I need to:
-# the Dounan flower market in Kunming, Yunnan, China's       | 1. Find the current wholesale price of a rose stem in
-# largest fresh-cut flower market, a standard red rose       | China.
-# wholesaled for about 1 yuan (CNY 1) per stem in early      | 2. Calculate 5% of that price and add it to the original
-# 2025. On ordinary days the price ranges from about 0.5 to  | price.
-# 1.5 yuan per stem, and it rises in the week before         |
-# Valentine's Day. (source: Kunming Dounan flower market     | Action: calculator
-# price reports (Yunnan media))                              | Action Input: 1 yuan * (1 + 0.05)
-# [offline snapshot, 2025-02] Retail price of a rose in      | Observation: Cannot calculate '1 yuan * (1 + 0.05)\n':
-# China around Valentine's Day: Around Valentine's Day (14   | this is not a valid arithmetic expression. Use numbers
-# February) 2025, florists in large Chinese cities such as   | with + - * / // % ** and brackets, percentages such as
-# Beijing and Shanghai sold a single red rose for about 15   | '12.5% of 2480', the functions sqrt, round, abs, min, max,
-# yuan (typically 10 to 20 yuan per stem), more than ten     | floor, ceil, log, exp and the constants pi and e.
-# times the wholesale price. (source: Chinese media reports  | Question: What is the wholesale price of a rose stem in
-# on Valentine's Day flower prices)                          | China, plus a 5% markup?
-# [offline snapshot, 2025-02] Price of a dozen roses in the  | Thought: Thought: To find the wholesale price of a rose
-# United States: In the United States a dozen long-stemmed   | stem in China plus a 5% markup, I need to:
-# red roses from a florist cost about $80 around Valentine's | 1. Search for the current wholesale price of a rose stem
-# Day 2025 (roughly $60 to $100), while supermarkets sold a  | in China.
-# dozen roses for about $20 to $30. (source: US florist and  | 2. Calculate 5% of that price and add it to the original
-# retail price surveys)                                      | price.
-# Do not repeat it: use that result, try a different input,  |
-# or write the Final Answer.                                 | Action: search
-# Final Answer: The wholesale price of a rose stem in China  | Action Input: wholesale price of roses in Kunming
-# is approximately 1 yuan (CNY 1) per stem, and with a 5%    | Observation: [offline snapshot, 2025-03] Wholesale price
-# markup, the total cost would be about 1.05 yuan (CNY       | of a rose stem at Kunming Dounan flower market: At the
-# 1.05).                                                     | Dounan flower market in Kunming, Yunnan, China's largest
-#                                                            | fresh-cut flower market, a standard red rose wholesaled
-#                                                            | for about 1 yuan (CNY 1) per stem in early 2025. On
-#                                                            | ordinary days the price ranges from about 0.5 to 1.5 yuan
-#                                                            | per stem, and it rises in the week before Valentine's Day.
-#                                                            | (source: Kunming Dounan flower market price reports
-#                                                            | (Yunnan media))
-#                                                            | [offline snapshot, 2025-02] Retail price of a rose in
-#                                                            | China around Valentine's Day: Around Valentine's Day (14
-#                                                            | February) 2025, florists in large Chinese cities such as
-#                                                            | Beijing and Shanghai sold a single red rose for about 15
-#                                                            | yuan (typically 10 to 20 yuan per stem), more than ten
-#                                                            | times the wholesale price. (source: Chinese media reports
-#                                                            | on Valentine's Day flower prices)
-#                                                            | [offline snapshot, 2025-02] Price of a dozen roses in the
-#                                                            | United States: In the United States a dozen long-stemmed
-#                                                            | red roses from a florist cost about $80 around Valentine's
-#                                                            | Day 2025 (roughly $60 to $100), while supermarkets sold a
-#                                                            | dozen roses for about $20 to $30. (source: US florist and
-#                                                            | retail price surveys)
-#                                                            | Final Answer: The wholesale price of a rose stem in China,
-#                                                            | plus a 5% markup, is approximately 1.05 yuan (CNY 1.05).
-#
-# Question (stamps): How much do 20 US Forever stamps cost at the early 2025 price, in dollars?
-# == custom ==                                               | == legacy ==
-# Thought: I need to look up the price of 20 US Forever      | Thought: To find the cost of 20 US Forever stamps at the
-# stamps at the early 2025 time period.                      | early 2025 price, I need to search for that information.
-# Action: search                                             | Action: search
-# Action Input: early 2025 price of 20 US Forever stamps     | Action Input: "early 2025 price of 20 US Forever stamps"
-# Observation: [offline snapshot, 2025-04] US postage stamp  | Observation: [offline snapshot, 2025-04] US postage stamp
-# price: A US first-class Forever stamp cost 73 cents in     | price: A US first-class Forever stamp cost 73 cents in
-# early 2025 (since July 2024); the US Postal Service        | early 2025 (since July 2024); the US Postal Service
-# planned to raise it to 78 cents in July 2025. (source:     | planned to raise it to 78 cents in July 2025. (source:
-# United States Postal Service)                              | United States Postal Service)
-# [offline snapshot, 2025-02] Price of a dozen roses in the  | [offline snapshot, 2025-02] Price of a dozen roses in the
-# United States: In the United States a dozen long-stemmed   | United States: In the United States a dozen long-stemmed
-# red roses from a florist cost about $80 around Valentine's | red roses from a florist cost about $80 around Valentine's
-# Day 2025 (roughly $60 to $100), while supermarkets sold a  | Day 2025 (roughly $60 to $100), while supermarkets sold a
-# dozen roses for about $20 to $30. (source: US florist and  | dozen roses for about $20 to $30. (source: US florist and
-# retail price surveys)                                      | retail price surveys)
-# [offline snapshot, 2025-03] US dollar to Japanese yen      | [offline snapshot, 2025-03] US dollar to Japanese yen
-# exchange rate: One US dollar bought about 150 Japanese yen | exchange rate: One US dollar bought about 150 Japanese yen
-# at the end of March 2025 (USD/JPY about 150), down from    | at the end of March 2025 (USD/JPY about 150), down from
-# about 157 yen in early January 2025. (source: Market data) | about 157 yen in early January 2025. (source: Market data)
-# Thought: I need to convert the price of 20 US Forever      | Final Answer: The cost of 20 US Forever stamps at the
-# stamps from cents to dollars.                              | early 2025 price was approximately $1.47 (since July
-# Action: calculator                                         | 2024).
-# Action Input: 73 / 100 * 20                                |
-# Observation: 14.6                                          |
-# Thought: I need to look up the price of 20 US Forever      |
-# stamps at the early 2025 time period.                      |
-# Action: search                                             |
-# Action Input: early 2025 price of 20 US Forever stamps     |
-# Observation: You already ran search with this input; its   |
-# observation was: [offline snapshot, 2025-04] US postage    |
-# stamp price: A US first-class Forever stamp cost 73 cents  |
-# in early 2025 (since July 2024); the US Postal Service     |
-# planned to raise it to 78 cents in July 2025. (source:     |
-# United States Postal Service)                              |
+# Dounan flower market in Kunming, Yunnan, China's largest   | Action: search
+# fresh-cut flower market, a standard red rose wholesaled    | Action Input: wholesale price of a rose stem in China
+# for about 1 yuan (CNY 1) per stem in early 2025. On        | Observation: [offline snapshot, 2025-03] Wholesale price
+# ordinary days the price ranges from about 0.5 to 1.5 yuan  | of a rose stem at Kunming Dounan flower market: At the
+# per stem, and it rises in the week before Valentine's Day. | Dounan flower market in Kunming, Yunnan, China's largest
+# (source: Kunming Dounan flower market price reports        | fresh-cut flower market, a standard red rose wholesaled
+# (Yunnan media))                                            | for about 1 yuan (CNY 1) per stem in early 2025. On
+# [offline snapshot, 2025-02] Retail price of a rose in      | ordinary days the price ranges from about 0.5 to 1.5 yuan
+# China around Valentine's Day: Around Valentine's Day (14   | per stem, and it rises in the week before Valentine's Day.
+# February) 2025, florists in large Chinese cities such as   | (source: Kunming Dounan flower market price reports
+# Beijing and Shanghai sold a single red rose for about 15   | (Yunnan media))
+# yuan (typically 10 to 20 yuan per stem), more than ten     | [offline snapshot, 2025-02] Retail price of a rose in
+# times the wholesale price. (source: Chinese media reports  | China around Valentine's Day: Around Valentine's Day (14
+# on Valentine's Day flower prices)                          | February) 2025, florists in large Chinese cities such as
+# [offline snapshot, 2025-02] Price of a dozen roses in the  | Beijing and Shanghai sold a single red rose for about 15
+# United States: In the United States a dozen long-stemmed   | yuan (typically 10 to 20 yuan per stem), more than ten
+# red roses from a florist cost about $80 around Valentine's | times the wholesale price. (source: Chinese media reports
+# Day 2025 (roughly $60 to $100), while supermarkets sold a  | on Valentine's Day flower prices)
+# dozen roses for about $20 to $30. (source: US florist and  | [offline snapshot, 2025-02] Price of a dozen roses in the
+# retail price surveys)                                      | United States: In the United States a dozen long-stemmed
+# Thought: I need to find the wholesale price of a rose stem | red roses from a florist cost about $80 around Valentine's
+# in China and then add a 5% markup to it.                   | Day 2025 (roughly $60 to $100), while supermarkets sold a
+# Action: search                                             | dozen roses for about $20 to $30. (source: US florist and
+# Action Input: wholesale price of rose stem in China        | retail price surveys)
+# Observation: You already ran search with this input; its   | Thought: To calculate the 5% markup on the wholesale
+# observation was: [offline snapshot, 2025-03] Wholesale     | price, I need to follow these steps:
+# price of a rose stem at Kunming Dounan flower market: At   | 1. Identify the wholesale price of a rose stem in China.
+# the Dounan flower market in Kunming, Yunnan, China's       | 2. Calculate 5% of the wholesale price.
+# largest fresh-cut flower market, a standard red rose       | 3. Add the markup to the wholesale price to get the final
+# wholesaled for about 1 yuan (CNY 1) per stem in early      | price.
+# 2025. On ordinary days the price ranges from about 0.5 to  | Action: calculator
+# 1.5 yuan per stem, and it rises in the week before         | Action Input: 1 * 0.05
+# Valentine's Day. (source: Kunming Dounan flower market     | Observation: 0.05
+# price reports (Yunnan media))                              | Final Answer: The wholesale price of a rose stem in China,
+# [offline snapshot, 2025-02] Retail price of a rose in      | plus a 5% markup, is approximately 1.05 yuan (CNY 1.05).
+# China around Valentine's Day: Around Valentine's Day (14   |
+# February) 2025, florists in large Chinese cities such as   |
+# Beijing and Shanghai sold a single red rose for about 15   |
+# yuan (typically 10 to 20 yuan per stem), more than ten     |
+# times the wholesale price. (source: Chinese media reports  |
+# on Valentine's Day flower prices)                          |
 # [offline snapshot, 2025-02] Price of a dozen roses in the  |
 # United States: In the United States a dozen long-stemmed   |
 # red roses from a florist cost about $80 around Valentine's |
 # Day 2025 (roughly $60 to $100), while supermarkets sold a  |
 # dozen roses for about $20 to $30. (source: US florist and  |
 # retail price surveys)                                      |
-# [offline snapshot, 2025-03] US dollar to Japanese yen      |
-# exchange rate: One US dollar bought about 150 Japanese yen |
-# at the end of March 2025 (USD/JPY about 150), down from    |
-# about 157 yen in early January 2025. (source: Market data) |
 # Do not repeat it: use that result, try a different input,  |
 # or write the Final Answer.                                 |
-# Final Answer: The price of 20 US Forever stamps at the     |
-# early 2025 time period was approximately $14.60.           |
+# Final Answer: The wholesale price of a rose stem in China  |
+# is approximately 1 yuan (CNY 1) per stem, and with a 5%    |
+# markup, the final price would be about 1.05 yuan (CNY      |
+# 1.05) per stem.                                            |
+#
+# Question (stamps): How much do 20 US Forever stamps cost at the early 2025 price, in dollars?
+# == custom ==                                               | == legacy ==
+# Thought: To find the cost of 20 US Forever stamps at the   | Thought: To find the cost of 20 US Forever stamps at the
+# early 2025 price, I need to look up the current price of a | early 2025 price, I need to search for that information.
+# single US Forever stamp and then multiply it by 20.        | Action: search
+# Action: search                                             | Action Input: "20 US Forever stamps early 2025 price"
+# Action Input: US Forever stamp price early 2025            | Observation: [offline snapshot, 2025-04] US postage stamp
+# Observation: [offline snapshot, 2025-04] US postage stamp  | price: A US first-class Forever stamp cost 73 cents in
+# price: A US first-class Forever stamp cost 73 cents in     | early 2025 (since July 2024); the US Postal Service
+# early 2025 (since July 2024); the US Postal Service        | planned to raise it to 78 cents in July 2025. (source:
+# planned to raise it to 78 cents in July 2025. (source:     | United States Postal Service)
+# United States Postal Service)                              | [offline snapshot, 2025-03] US dollar to Japanese yen
+# [offline snapshot, 2025-03] US dollar to Japanese yen      | exchange rate: One US dollar bought about 150 Japanese yen
+# exchange rate: One US dollar bought about 150 Japanese yen | at the end of March 2025 (USD/JPY about 150), down from
+# at the end of March 2025 (USD/JPY about 150), down from    | about 157 yen in early January 2025. (source: Market data)
+# about 157 yen in early January 2025. (source: Market data) | [offline snapshot, 2025-02] Price of a dozen roses in the
+# [offline snapshot, 2025-03] US gasoline price: The US      | United States: In the United States a dozen long-stemmed
+# national average price of regular gasoline was about $3.10 | red roses from a florist cost about $80 around Valentine's
+# per gallon in March 2025. (source: AAA fuel price data)    | Day 2025 (roughly $60 to $100), while supermarkets sold a
+# Thought: I now know the final answer                       | dozen roses for about $20 to $30. (source: US florist and
+# Final Answer: The cost of 20 US Forever stamps at the      | retail price surveys)
+# early 2025 price was approximately 14.85 dollars.          | Final Answer: The cost of 20 US Forever stamps at the
+#                                                            | early 2025 price was approximately 1.47 dollars.
 #
 # Model: local qwen2.5-coder-1.5b (llama.cpp server on 127.0.0.1)
 #
 # question     agent   correct  iter  calls  tokens in/out  parse  time   answer
 # -----------  ------  -------  ----  -----  -------------  -----  -----  --------------------------------------------------
-# rose-markup  custom  yes      3     3      2662/164       0      38.0s  The wholesale price of a rose stem in China [...]
-# stamps       custom  yes      4     4      3389/205       0      28.3s  The price of 20 US Forever stamps at the [...]
-# rose-markup  legacy  yes      4     4      3324/291       0      46.7s  The wholesale price of a rose stem in China, [...]
-# stamps       legacy  no       2     2      1016/102       0      12.9s  The cost of 20 US Forever stamps at the [...]
+# rose-markup  custom  yes      3     3      2513/151       0      37.4s  The wholesale price of a rose stem in China [...]
+# stamps       custom  yes      2     2      1205/108       0      17.3s  The cost of 20 US Forever stamps at the [...]
+# rose-markup  legacy  yes      3     3      1900/212       0      36.8s  The wholesale price of a rose stem in China, [...]
+# stamps       legacy  no       2     2      974/94         0      15.8s  The cost of 20 US Forever stamps at the [...]
 #
 # Totals
 # agent   solved  iter  calls  tokens in/out  parse  errors  time
 # ------  ------  ----  -----  -------------  -----  ------  -----
-# custom  2/2     7     7      6051/369       0      0       66.2s
-# legacy  1/2     6     6      4340/393       0      0       59.6s
+# custom  2/2     5     5      3718/259       0      0       54.7s
+# legacy  1/2     5     5      2874/306       0      0       52.6s
 #
-# create_agent skipped: the model returned no tool_calls for a request with tools bound (it wrote the call as text: '```json { "name": "calculator", "arguments": { "expression": "17 * 23" } } ```'), so create_agent would stop at its first reply
+# Where they differ
+# - stamps: solved by custom; missed by legacy (answered 'The cost of 20 US Forever stamps at the early 2025 price was [...]' after 1 tool calls)
+# - prompt tokens: each call resends the whole prompt (tool list, example, steps so far), so extra calls and a longer system prompt both add up; fewest: legacy (2874), most: custom (3718)
+# - time: about 5 tokens/s written and 10 tokens/s read on the CPU, so it follows the tokens; fewest: legacy (53 s), most: custom (55 s)

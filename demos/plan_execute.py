@@ -131,18 +131,20 @@ def main() -> None:
 if __name__ == "__main__":
     main()
 
-# Expected output (a real run on the bundled local model, 2 cores; `python demos/plan_execute.py`;
-# 2 min 16 s in all, with the server start):
+# Expected output (a real run on the bundled local model; `python demos/plan_execute.py`),
+# remade by `python scripts/make_docs_assets.py --demos`, which records its prompt and
+# date in docs/assets/provenance.json:
 # model: local qwen2.5-coder-1.5b (llama.cpp server on 127.0.0.1)
 #
 # === plan-and-execute: Who won the 2025 Australian Open men's singles, and what is his hometown?
 # Plan:
 #   1. Search for the 2025 Australian Open men's singles winner.
 #   2. Search for the hometown of that player.
+#   3. Calculate the winner's age.
 # Step 1: Search for the 2025 Australian Open men's singles winner.
 # Thought: I need to search for the 2025 Australian Open men's singles winner.
 # Action: search
-# Action Input: Australian Open 2025 Men's Singles Winner
+# Action Input: Australian Open 2025 men's singles winner
 # Observation: [offline snapshot, 2025-01] 2025 Australian Open men's singles final: Jannik Sinner of Italy won the 2025 Australian Open men's singles title, beating Alexander Zverev of Germany 6-3, 7-6(4), 6-3 in the final in Melbourne on 26 January 2025. It was his second Australian Open title in a row and his third Grand Slam title. (source: Australian Open (ausopen.com))
 # [offline snapshot, 2025-01] 2025 Australian Open women's singles final: Madison Keys of the United States won the 2025 Australian Open women's singles title, beating world No. 1 Aryna Sabalenka 6-3, 2-6, 7-5 in the final on 25 January 2025. It was Keys's first Grand Slam title. (source: Australian Open (ausopen.com))
 # [offline snapshot, 2024-09] 2024 US Open tennis singles champions: Jannik Sinner won the 2024 US Open men's singles title, beating Taylor Fritz 6-3, 6-4, 7-5. Aryna Sabalenka won the women's singles title, beating Jessica Pegula 7-5, 7-5. (source: US Open (usopen.org))
@@ -150,23 +152,52 @@ if __name__ == "__main__":
 # Final Answer: Jannik Sinner of Italy won the 2025 Australian Open men's singles title.
 # Step 1 result: Jannik Sinner of Italy won the 2025 Australian Open men's singles title.
 # New plan:
-#   1. Search for Jannik Sinner's hometown.
-# Step 2: Search for Jannik Sinner's hometown.
-# Thought: I need to find Jannik Sinner's hometown by searching for his name.
+#   1. Search for the hometown of Jannik Sinner.
+#   2. Calculate Jannik Sinner's age.
+# Step 2: Search for the hometown of Jannik Sinner.
+# Thought: I need to find Jannik Sinner's hometown.
 # Action: search
 # Action Input: Jannik Sinner
 # Observation: [offline snapshot, 2025-02] Jannik Sinner's 2025 suspension: In February 2025 Jannik Sinner accepted a three-month suspension, from 9 February to 4 May 2025, in a settlement with the World Anti-Doping Agency (WADA) over two positive tests for clostebol in 2024. (source: WADA statement, February 2025)
 # [offline snapshot, 2025-03] Jannik Sinner (tennis player): Jannik Sinner is an Italian tennis player born on 16 August 2001 in San Candido (Innichen), South Tyrol, Italy; he grew up in nearby Sexten (Sesto). He became world No. 1 in June 2024 and won the Australian Open in 2024 and 2025 and the US Open in 2024. (source: ATP Tour (atptour.com))
 # [offline snapshot, 2024-09] 2024 US Open tennis singles champions: Jannik Sinner won the 2024 US Open men's singles title, beating Taylor Fritz 6-3, 6-4, 7-5. Aryna Sabalenka won the women's singles title, beating Jessica Pegula 7-5, 7-5. (source: US Open (usopen.org))
 # Thought: I now know the final answer
-# Final Answer: Jannik Sinner is from San Candido, South Tyrol, Italy.
-# Step 2 result: Jannik Sinner is from San Candido, South Tyrol, Italy.
-# Answer: Jannik Sinner of Italy won the 2025 Australian Open men's singles title and his hometown is San Candido, South Tyrol, Italy.
+# Final Answer: Jannik Sinner's hometown is San Candido, South Tyrol, Italy.
+# Step 2 result: Jannik Sinner's hometown is San Candido, South Tyrol, Italy.
+# New plan:
+#   1. Calculate Jannik Sinner's age.
+#   2. Search for Jannik Sinner's birth date.
+#   3. Calculate the difference between the current date and Jannik Sinner's birth date to get his age.
+# Step 3: Calculate Jannik Sinner's age.
+# Thought: To calculate Jannik Sinner's age, I need to know his current date of birth. I can use the current_date tool to get this information.
+# Action: current_date
+# Action Input: none
+# Observation: Today is Friday, 2026-12-04; local time 13:30 UTC.
+# Thought: I now know the final answer
+# Final Answer: Jannik Sinner is 26 years old.
+# Step 3 result: Jannik Sinner is 26 years old.
+# New plan:
+#   1. Search for Jannik Sinner's birth date.
+#   2. Calculate the difference between the current date and Jannik Sinner's birth date to get his age.
+# Step 4: Search for Jannik Sinner's birth date.
+# Thought: I need to search for Jannik Sinner's birth date.
+# Action: search
+# Action Input: Jannik Sinner
+# Observation: [offline snapshot, 2025-02] Jannik Sinner's 2025 suspension: In February 2025 Jannik Sinner accepted a three-month suspension, from 9 February to 4 May 2025, in a settlement with the World Anti-Doping Agency (WADA) over two positive tests for clostebol in 2024. (source: WADA statement, February 2025)
+# [offline snapshot, 2025-03] Jannik Sinner (tennis player): Jannik Sinner is an Italian tennis player born on 16 August 2001 in San Candido (Innichen), South Tyrol, Italy; he grew up in nearby Sexten (Sesto). He became world No. 1 in June 2024 and won the Australian Open in 2024 and 2025 and the US Open in 2024. (source: ATP Tour (atptour.com))
+# [offline snapshot, 2024-09] 2024 US Open tennis singles champions: Jannik Sinner won the 2024 US Open men's singles title, beating Taylor Fritz 6-3, 6-4, 7-5. Aryna Sabalenka won the women's singles title, beating Jessica Pegula 7-5, 7-5. (source: US Open (usopen.org))
+# Thought: I now know the final answer
+# Final Answer: Jannik Sinner was born on 16 August 2001 in San Candido, South Tyrol, Italy.
+# Step 4 result: Jannik Sinner was born on 16 August 2001 in San Candido, South Tyrol, Italy.
+# New plan:
+#   1. Calculate the difference between the current date and Jannik Sinner's birth date to get his age.
+# Stopped: step limit reached after 4 steps
+# Final Answer: Plan-and-execute stopped at the step limit before a final answer.
 #
 # === ReAct: Who won the 2025 Australian Open men's singles, and what is his hometown?
-# Thought: I need to search for the winner of the 2025 Australian Open men's singles and find his hometown.
+# Thought: I need to find the winner of the 2025 Australian Open men's singles and their hometown.
 # Action: search
-# Action Input: Australian Open 2025 Men's Singles Winner
+# Action Input: Australian Open 2025 men's singles winner
 # Observation: [offline snapshot, 2025-01] 2025 Australian Open men's singles final: Jannik Sinner of Italy won the 2025 Australian Open men's singles title, beating Alexander Zverev of Germany 6-3, 7-6(4), 6-3 in the final in Melbourne on 26 January 2025. It was his second Australian Open title in a row and his third Grand Slam title. (source: Australian Open (ausopen.com))
 # [offline snapshot, 2025-01] 2025 Australian Open women's singles final: Madison Keys of the United States won the 2025 Australian Open women's singles title, beating world No. 1 Aryna Sabalenka 6-3, 2-6, 7-5 in the final on 25 January 2025. It was Keys's first Grand Slam title. (source: Australian Open (ausopen.com))
 # [offline snapshot, 2024-09] 2024 US Open tennis singles champions: Jannik Sinner won the 2024 US Open men's singles title, beating Taylor Fritz 6-3, 6-4, 7-5. Aryna Sabalenka won the women's singles title, beating Jessica Pegula 7-5, 7-5. (source: US Open (usopen.org))
@@ -176,9 +207,9 @@ if __name__ == "__main__":
 # Observation: [offline snapshot, 2025-03] Jannik Sinner (tennis player): Jannik Sinner is an Italian tennis player born on 16 August 2001 in San Candido (Innichen), South Tyrol, Italy; he grew up in nearby Sexten (Sesto). He became world No. 1 in June 2024 and won the Australian Open in 2024 and 2025 and the US Open in 2024. (source: ATP Tour (atptour.com))
 # [offline snapshot, 2025-02] Jannik Sinner's 2025 suspension: In February 2025 Jannik Sinner accepted a three-month suspension, from 9 February to 4 May 2025, in a settlement with the World Anti-Doping Agency (WADA) over two positive tests for clostebol in 2024. (source: WADA statement, February 2025)
 # [offline snapshot, 2024-09] 2024 US Open tennis singles champions: Jannik Sinner won the 2024 US Open men's singles title, beating Taylor Fritz 6-3, 6-4, 7-5. Aryna Sabalenka won the women's singles title, beating Jessica Pegula 7-5, 7-5. (source: US Open (usopen.org))
-# Thought: I need to search for the winner of the 2025 Australian Open men's singles and find his hometown.
+# Thought: I need to find the winner of the 2025 Australian Open men's singles and their hometown.
 # Action: search
-# Action Input: Australian Open 2025 Men's Singles Winner
+# Action Input: Australian Open 2025 men's singles winner
 # Observation: You already ran search with this input; its observation was: [offline snapshot, 2025-01] 2025 Australian Open men's singles final: Jannik Sinner of Italy won the 2025 Australian Open men's singles title, beating Alexander Zverev of Germany 6-3, 7-6(4), 6-3 in the final in Melbourne on 26 January 2025. It was his second Australian Open title in a row and his third Grand Slam title. (source: Australian Open (ausopen.com))
 # [offline snapshot, 2025-01] 2025 Australian Open women's singles final: Madison Keys of the United States won the 2025 Australian Open women's singles title, beating world No. 1 Aryna Sabalenka 6-3, 2-6, 7-5 in the final on 25 January 2025. It was Keys's first Grand Slam title. (source: Australian Open (ausopen.com))
 # [offline snapshot, 2024-09] 2024 US Open tennis singles champions: Jannik Sinner won the 2024 US Open men's singles title, beating Taylor Fritz 6-3, 6-4, 7-5. Aryna Sabalenka won the women's singles title, beating Jessica Pegula 7-5, 7-5. (source: US Open (usopen.org))
@@ -186,7 +217,7 @@ if __name__ == "__main__":
 # Final Answer: Jannik Sinner won the 2025 Australian Open men's singles, and his hometown is San Candido (Innichen), South Tyrol, Italy.
 #
 # === side by side
-# plan-and-execute: 7 model calls, 82 s, final_answer
-#   --> Jannik Sinner of Italy won the 2025 Australian Open men's singles title and his hometown is San Candido, South Tyrol, Italy.
-# ReAct: 4 model calls, 50 s, final_answer
+# plan-and-execute: 13 model calls, 103 s, max_iterations
+#   --> Plan-and-execute stopped at the step limit before a final answer.
+# ReAct: 4 model calls, 42 s, final_answer
 #   --> Jannik Sinner won the 2025 Australian Open men's singles, and his hometown is San Candido (Innichen), South Tyrol, Italy.

@@ -52,15 +52,17 @@ def main() -> None:
 if __name__ == "__main__":
     main()
 
-# Expected output (a real run on the bundled local model; `python demos/search_question.py`):
+# Expected output (a real run on the bundled local model; `python demos/search_question.py`),
+# remade by `python scripts/make_docs_assets.py --demos`, which records its prompt and
+# date in docs/assets/provenance.json:
 # model: local qwen2.5-coder-1.5b (llama.cpp server on 127.0.0.1)
 # === Who won the 2025 Australian Open men's singles, and where is he from?
-# Thought: To answer this question, I need to search for information about the 2025 Australian Open men's singles and identify the winner. Then, I will look up the winner's country of origin.
+# Thought: I need to find the winner of the 2025 Australian Open men's singles and their country of origin.
 # Action: search
 # Action Input: Australian Open 2025 men's singles winner
 # Observation: [offline snapshot, 2025-01] 2025 Australian Open men's singles final: Jannik Sinner of Italy won the 2025 Australian Open men's singles title, beating Alexander Zverev of Germany 6-3, 7-6(4), 6-3 in the final in Melbourne on 26 January 2025. It was his second Australian Open title in a row and his third Grand Slam title. (source: Australian Open (ausopen.com))
 # [offline snapshot, 2025-01] 2025 Australian Open women's singles final: Madison Keys of the United States won the 2025 Australian Open women's singles title, beating world No. 1 Aryna Sabalenka 6-3, 2-6, 7-5 in the final on 25 January 2025. It was Keys's first Grand Slam title. (source: Australian Open (ausopen.com))
 # [offline snapshot, 2024-09] 2024 US Open tennis singles champions: Jannik Sinner won the 2024 US Open men's singles title, beating Taylor Fritz 6-3, 6-4, 7-5. Aryna Sabalenka won the women's singles title, beating Jessica Pegula 7-5, 7-5. (source: US Open (usopen.org))
 # Thought: I now know the final answer
-# Final Answer: Jannik Sinner won the 2025 Australian Open men's singles, and he is from Italy.
-# --> Jannik Sinner won the 2025 Australian Open men's singles, and he is from Italy.  (2 model calls, final_answer)
+# Final Answer: Jannik Sinner of Italy won the 2025 Australian Open men's singles.
+# --> Jannik Sinner of Italy won the 2025 Australian Open men's singles.  (2 model calls, final_answer)

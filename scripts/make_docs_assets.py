@@ -11,7 +11,10 @@ fence), so no diagram in the docs is drawn by hand. The side-by-side comparison 
 from the saved results of `custom-react compare --out bench/results/compare`
 (`bench/results/compare/compare.json`), and one run of two conditions of each experiment from
 `bench/results/experiments/<name>.json` (`bench/experiments/<name>.py`). The Plan-and-Execute
-page's run is `demos/plan_execute.py`'s, saved to `docs/assets/real_plan_execute*`.
+page's run is `demos/plan_execute.py`'s, saved to `docs/assets/real_plan_execute*`. The demos
+that answer with the shipped tools end with the output of a real run (`DEMO_OUTPUTS`: each is run
+and its output written back as comments), and the pause-and-resume page shows a real command-line
+session (`real_pause_resume.txt`).
 
 Never stale: every asset made from a real model run is listed in `docs/assets/provenance.json`
 with the fingerprint of the prompt it was made with (`custom_react.prompt.prompt_fingerprint`:
@@ -21,6 +24,7 @@ exits 1, naming each asset or result made with another prompt (`make check` runs
 
     flock /tmp/custom-react-model.lock python scripts/make_docs_assets.py   # everything
     python scripts/make_docs_assets.py --scripted                           # no model needed
+    flock /tmp/custom-react-model.lock python scripts/make_docs_assets.py --demos  # demos, CLI
     python scripts/make_docs_assets.py --embed                              # only refill docs
     python scripts/make_docs_assets.py --check                              # is anything stale?
 """
@@ -30,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -62,6 +67,17 @@ PLAN_EXECUTE_ASSETS = [
     f"real_plan_execute{part}" for part in (".txt", ".mmd", "_react.txt", "_side_by_side.txt")
 ]
 """What `demos/plan_execute.py --save docs/assets` writes (a real run on the configured model)."""
+DEMO_OUTPUTS = {
+    "price_question": [],
+    "search_question": [],
+    "compare_legacy": [],
+    "plan_execute": ["--save", str(ASSETS)],  # also writes the Plan-and-Execute page's assets
+}
+"""The demos that end with the output of a real run on the shipped tools, and their arguments."""
+EXPECTED = "# Expected output"
+PAUSE_RESUME = "real_pause_resume.txt"
+"""A real `ask` / `runs` / `resume` session on the command line (the pause-and-resume page)."""
+PAUSE_QUESTION = "Use run_terminal_command to run ls in the workspace, then name the files."
 REAL_RESULTS = ("compare/compare.json", "experiments/*.json", "solve_rate/*.json")
 """Saved results of real runs that the docs and the README quote (each records its prompt)."""
 COMPARISON = ROOT / "bench" / "results" / "compare" / "compare.json"
@@ -274,22 +290,76 @@ def make_real(out: Path = ASSETS) -> None:
             reason = final.result.stop_reason if isinstance(final, RunFinished) else "?"
             record(out, [f"{name}{suffix}" for suffix in FORMATS], made)
             say(f"real: {name} ({reason})")
-        plan_demo().run(llm, write=lambda line: None, save=out)
-        record(out, PLAN_EXECUTE_ASSETS, made)
-        say("real: plan-and-execute (demos/plan_execute.py)")
+    make_demos(out, made)
 
 
-def plan_demo() -> Any:
-    """`demos/plan_execute.py` as a module: its run writes the Plan-and-Execute page's assets."""
-    import importlib.util
+def make_demos(out: Path = ASSETS, made: dict[str, str] | None = None) -> None:
+    """Rerun the demos and the command-line session; each starts its own model, one at a time."""
+    from custom_react.serving.models import ModelSettings, describe
 
-    spec = importlib.util.spec_from_file_location(
-        "plan_execute", ROOT / "demos" / "plan_execute.py"
+    made = made or provenance(describe(ModelSettings.from_env()))
+    for name, arguments in DEMO_OUTPUTS.items():
+        remake_demo_output(name, arguments)
+        record(out, [f"demos/{name}.py"], made)
+        say(f"real: demos/{name}.py")
+    record(out, PLAN_EXECUTE_ASSETS, made)
+    make_pause_resume(out)
+    record(out, [PAUSE_RESUME], made)
+    say(f"real: {PAUSE_RESUME}")
+
+
+def remake_demo_output(name: str, arguments: list[str]) -> None:
+    """Run `demos/<name>.py` and put what it printed at the end of the file, as comments."""
+    path = ROOT / "demos" / f"{name}.py"
+    printed = subprocess.run(
+        [sys.executable, str(path), *arguments],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout
+    text = path.read_text(encoding="utf-8")
+    head = text[: text.index(EXPECTED)] if EXPECTED in text else text.rstrip("\n") + "\n\n"
+    lines = [
+        f"{EXPECTED} (a real run on the bundled local model; `python demos/{name}.py`),",
+        "# remade by `python scripts/make_docs_assets.py --demos`, which records its prompt and",
+        "# date in docs/assets/provenance.json:",
+        *(("# " + line).rstrip() for line in printed.rstrip().splitlines()),
+    ]
+    path.write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
+
+
+def make_pause_resume(out: Path) -> None:
+    """A real session: `ask` pauses before the terminal tool, `runs` lists it, `resume` approves."""
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder) / "work"
+        work.mkdir()
+        (work / "notes.txt").write_text("Buy roses.\n", encoding="utf-8")
+        (work / "report.md").write_text("# Report\n", encoding="utf-8")
+        store = ["--checkpoint", "runs.db"]
+        transcript = _command(["ask", PAUSE_QUESTION, "--workspace", "work", *store], folder)
+        run_id = re.search(r"resume (run-\w+)", transcript)
+        if run_id is None:
+            raise RuntimeError(f"the run did not pause:\n{transcript}")
+        transcript += _command(["runs", *store], folder)
+        resume = ["resume", run_id[1], *store, "--workspace", "work", "--approve"]
+        transcript += _command(resume, folder)
+        transcript += _command(["runs", *store], folder)
+    (out / PAUSE_RESUME).write_text(transcript, encoding="utf-8")
+
+
+def _command(arguments: list[str], folder: str) -> str:
+    """Run `custom-react ARGUMENTS` in `folder`: the command, what it printed, its exit code."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from custom_react.cli.app import app; app()", *arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # in the order a terminal shows them
+        text=True,
+        cwd=folder,
     )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    shown = " ".join(f'"{a}"' if " " in a else a for a in arguments)
+    printed = done.stdout.rstrip()
+    return f"$ custom-react {shown}\n{printed}\n(exit code {done.returncode})\n"
 
 
 def provenance(
@@ -315,7 +385,14 @@ def real_assets() -> list[str]:
     """The files in `docs/assets/` made from real model runs: each must record its prompt."""
     real = [f"{name}{suffix}" for name in REAL_RUNS for suffix in FORMATS]
     real += [f"experiment_{name}.txt" for name in EXPERIMENT_TRANSCRIPTS]
-    return [*real, *PLAN_EXECUTE_ASSETS, f"compare_{COMPARISON_QUESTION}.txt", "compare_local.md"]
+    real += [f"demos/{name}.py" for name in DEMO_OUTPUTS]
+    return [
+        *real,
+        *PLAN_EXECUTE_ASSETS,
+        PAUSE_RESUME,
+        f"compare_{COMPARISON_QUESTION}.txt",
+        "compare_local.md",
+    ]
 
 
 def stale(assets: Path = ASSETS, results: Path = RESULTS) -> list[str]:
@@ -325,14 +402,12 @@ def stale(assets: Path = ASSETS, results: Path = RESULTS) -> list[str]:
     path = assets / PROVENANCE.name
     known = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     found += [
-        f"docs/assets/{name} (no record of its prompt)"
-        for name in real_assets()
-        if name not in known
+        f"{_asset(name)} (no record of its prompt)" for name in real_assets() if name not in known
     ]
     for name, made in known.items():
         if made.get("prompt_fingerprint") != shipped:
             found.append(
-                f"docs/assets/{name} (prompt {made.get('prompt_fingerprint')}, {made.get('date')})"
+                f"{_asset(name)} (prompt {made.get('prompt_fingerprint')}, {made.get('date')})"
             )
     for pattern in REAL_RESULTS:
         for path in sorted(results.glob(pattern)):
@@ -343,6 +418,11 @@ def stale(assets: Path = ASSETS, results: Path = RESULTS) -> list[str]:
                     f"{_shown(path)} (prompt {made.get('prompt_fingerprint')}, {made.get('date')})"
                 )
     return found
+
+
+def _asset(name: str) -> str:
+    """Where a recorded asset is, from the checkout's root (a demo records its own path)."""
+    return name if name.startswith("demos/") else f"docs/assets/{name}"
 
 
 def _shown(path: Path) -> str:
@@ -441,6 +521,11 @@ def main() -> None:
     choice.add_argument("--scripted", action="store_true", help="only the scripted runs")
     choice.add_argument("--embed", action="store_true", help="only refill the docs' embeds")
     choice.add_argument(
+        "--demos",
+        action="store_true",
+        help="only the demos' outputs and the command-line session (real runs), then the embeds",
+    )
+    choice.add_argument(
         "--check",
         action="store_true",
         help="only say (offline) which assets a changed prompt made stale",
@@ -451,11 +536,13 @@ def main() -> None:
         for line in found:
             say(f"stale: {line}: remake it on the shipped prompt (see the docstring)")
         raise SystemExit(1 if found else 0)
-    if not args.embed:
+    if args.demos:
+        make_demos()
+    elif not args.embed:
         make_scripted()
         make_comparison()
         make_experiments()
-    if not (args.embed or args.scripted):
+    if not (args.embed or args.scripted or args.demos):
         make_real()
     embed_all()
 
