@@ -64,7 +64,7 @@ def test_a_run_longer_than_the_window_ends_with_an_answer(small_window_server):
         examples=WALK_EXAMPLE,
         max_observation_chars=PAGE_CHARS + 200,
     )
-    assert agent.max_prompt_tokens is not None and agent.max_prompt_tokens < WINDOW
+    assert agent.budget is not None and agent.budget.limit < WINDOW  # from the server's window
     result = agent.invoke("Find the code word in the company report. Start by reading page 1.")
     pages = [m.content for m in result["messages"] if isinstance(m, ToolMessage)]
     assert result["stop_reason"] == "final_answer", result["output"]

@@ -577,7 +577,8 @@ def test_the_demo_ends_with_the_output_of_a_real_run():
     start = max(i for i, line in enumerate(lines) if line.startswith("# Expected output"))
     tail = lines[start + 1 :]
     assert len(tail) >= 10 and all(line.startswith("#") for line in tail)
-    assert any(line.startswith("# Answer: ") for line in tail)
+    # The plan-and-execute run ends with its answer, or at its step limit (a real run may).
+    assert any(line.startswith(("# Answer: ", "# Stopped: ")) for line in tail)
     assert any(line.startswith("# === side by side") for line in tail)
 
 
