@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import sys
 from collections.abc import Callable, Iterator
@@ -86,6 +87,17 @@ def tools(calls: Calls) -> list[BaseTool]:
         return next((text for key, text in facts.items() if key in query), "No result.")
 
     return [calculator, search]
+
+
+def run_by(agent: Any, way: str, given: Any, **config: Any) -> tuple[dict[str, Any], list[Any]]:
+    """One run by `invoke`, `ainvoke` or `stream`: the result dict and the events (streamed only)."""
+    if way == "invoke":
+        return agent.invoke(given, config=config), []
+    if way == "ainvoke":
+        return asyncio.run(agent.ainvoke(given, config=config)), []
+    events = list(agent.stream(given, config=config))
+    assert isinstance(events[-1], RunFinished)
+    return events[-1].result.to_dict(), events
 
 
 def summarize(events: list[AgentEvent]) -> list[tuple[Any, ...]]:

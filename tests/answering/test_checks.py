@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from decimal import Decimal
 
 import pytest
@@ -11,6 +10,7 @@ from custom_react import AnswerRejected, CustomReActAgent, grounded_numbers
 from custom_react.answering import RunSteps
 from custom_react.answering.checks import numbers_in
 from custom_react.events import ToolStep
+from tests.conftest import run_by
 
 QUESTION = "What do 15 roses cost at 3.10 yuan each?"
 MADE_UP = "Thought: 15 times 3.10\nFinal Answer: 46.75"
@@ -97,13 +97,10 @@ def test_a_made_up_number_goes_back_and_the_computed_answer_is_returned(
         model.model, tools, final_answer_checks=[grounded_numbers], language=language
     )
     question = QUESTIONS[language]
+    result, events = run_by(agent, way, question)
     if way == "stream":
-        events = list(agent.stream(question))
         rejected = [e for e in events if isinstance(e, AnswerRejected)]
         assert len(rejected) == 1 and "46.75" in rejected[0].message
-        result = events[-1].result.to_dict()
-    else:
-        result = agent.invoke(question) if way == "invoke" else asyncio.run(agent.ainvoke(question))
     assert (result["output"], result["stop_reason"], result["checks_failed"]) == (
         OUTPUTS[language],
         "final_answer",
@@ -123,14 +120,11 @@ def test_when_retries_run_out_the_answer_is_returned_with_the_failed_checks(
         model.model, tools, final_answer_checks=[grounded_numbers], language=language
     )
     question = QUESTIONS[language]
+    result, events = run_by(agent, way, question)
     if way == "stream":
-        events = list(agent.stream(question))
         assert [type(e).__name__ for e in events] == [
             "AnswerRejected", "AnswerRejected", "FinalAnswerEvent", "RunFinished",
         ]  # fmt: skip
-        result = events[-1].result.to_dict()
-    else:
-        result = agent.invoke(question) if way == "invoke" else asyncio.run(agent.ainvoke(question))
     assert (result["output"], result["stop_reason"], result["iterations"]) == (
         ANSWERS[language],
         "final_answer",

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-from typing import Any, TypedDict
+from typing import TypedDict
 
 import pytest
 from pydantic import BaseModel
 
-from custom_react import CustomReActAgent, FinalAnswerEvent, ParseFailure, RunFinished
+from custom_react import CustomReActAgent, FinalAnswerEvent, ParseFailure
 from custom_react.answering import AnswerInvalid, AnswerSchema
+from tests.conftest import run_by
 
 
 class Diff(BaseModel):
@@ -80,19 +80,6 @@ WRITTEN = {
 }
 
 
-def run(
-    agent: CustomReActAgent, way: str, question: str = QUESTION
-) -> tuple[dict[str, Any], list[Any]]:
-    """One run by `invoke`, `ainvoke` or `stream`: the result and the events (none for the first two)."""
-    if way == "invoke":
-        return agent.invoke(question), []
-    if way == "ainvoke":
-        return asyncio.run(agent.ainvoke(question)), []
-    events = list(agent.stream(question))
-    assert isinstance(events[-1], RunFinished)
-    return events[-1].result.to_dict(), events
-
-
 @pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("step_format", ["text", "xml", "json"])
 @pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
@@ -103,7 +90,7 @@ def test_an_invalid_answer_goes_back_naming_the_field_then_the_object_is_returne
     agent = CustomReActAgent(
         model.model, [], response_format=Diff, format=step_format, language=language
     )
-    result, events = run(agent, way, QUESTIONS[language])
+    result, events = run_by(agent, way, QUESTIONS[language])
     assert isinstance(result["structured_response"], Diff)
     assert result["structured_response"] == Diff(metres=304)
     assert (result["output"], result["iterations"], result["stop_reason"]) == (

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from custom_react.prompt import (
 )
 from custom_react.prompts import load_template
 from custom_react.scratchpad import render_scratchpad
+from tests.conftest import run_by
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 MARKERS = ("Question:", "Thought:", "Action:", "Action Input:", "Observation:", "Final Answer:")
@@ -204,12 +204,7 @@ def test_a_system_prompt_opens_the_system_turn_before_the_tool_list(
 def test_the_agent_sends_its_system_prompt_first_and_refuses_a_non_string(script, way, language):
     model = script("Final Answer: 4" if language == "en" else "最终答案：4")
     agent = CustomReActAgent(model.model, TOOLS, system_prompt=SYSTEM, language=language)
-    if way == "invoke":
-        result = agent.invoke("2 + 2?")
-    elif way == "ainvoke":
-        result = asyncio.run(agent.ainvoke("2 + 2?"))
-    else:
-        result = list(agent.stream("2 + 2?"))[-1].result.to_dict()
+    result, _ = run_by(agent, way, "2 + 2?")
     assert result["output"] == "4"
     assert model.prompts[0][0].text.startswith(SYSTEM + "\n\n")
     with pytest.raises(TypeError, match="system_prompt must be a string"):

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import tool
 
 from custom_react import CustomReActAgent, ObservationEvent, RunFinished
 from custom_react.printing import ConsolePrinter
+from tests.conftest import run_by
 
 
 @tool(return_direct=True)
@@ -45,15 +44,12 @@ def test_the_tool_output_is_the_answer_with_no_further_model_call(
     model = script(step_in(step_format, language))  # one reply: a second call would fail
     agent = CustomReActAgent(model.model, [lookup_order], format=step_format, language=language)
     question = "Where is order 17?" if language == "en" else "17 号订单到哪儿了？"
+    result, events = run_by(agent, way, question)
     if way == "stream":
-        events = list(agent.stream(question))
         assert [type(e).__name__ for e in events] == [
             "ActionEvent", "ObservationEvent", "FinalAnswerEvent", "RunFinished",
         ]  # fmt: skip
         assert events[2].returned_by == "lookup_order"
-        result = events[-1].result.to_dict()
-    else:
-        result = agent.invoke(question) if way == "invoke" else asyncio.run(agent.ainvoke(question))
     assert result["output"] == "Order 17: shipped on 2 December."
     assert (result["stop_reason"], result["iterations"], len(model.prompts)) == (
         "final_answer",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -11,6 +10,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from custom_react import CustomReActAgent
 from custom_react.pausing.checkpoints import SQLiteStore
 from custom_react.pausing.state import MemoryStore
+from tests.conftest import run_by
 
 STEP = "Thought: I need the product.\nAction: calculator\nAction Input: 17 * 23"
 
@@ -57,12 +57,7 @@ def test_every_way_of_running_keeps_the_thread(script, way, language):
     for number, (question, reply) in enumerate(zip(questions, replies, strict=True)):
         model = script(reply)
         agent = CustomReActAgent(model.model, [], checkpoint=store, language=language)
-        if way == "invoke":
-            agent.invoke(question, thread("t1"))
-        elif way == "ainvoke":
-            asyncio.run(agent.ainvoke(question, thread("t1")))
-        else:
-            list(agent.stream(question, thread("t1")))
+        run_by(agent, way, question, **thread("t1"))
         assert len(turns(model.prompts[0])) == 2 * number
     assert store.history("t1")[1] == ("我叫什么名字？", "你叫 Li。")
 

@@ -29,7 +29,7 @@ from custom_react.plan import events as pe
 from custom_react.plan.agent import STOPPED_MESSAGE, PlanAndExecuteAgent
 from custom_react.plan.mermaid import plan_to_mermaid
 from custom_react.plan.printing import PlanConsolePrinter
-from tests.conftest import summarize
+from tests.conftest import run_by, summarize
 from tests.running.test_runnable import Recorder, tree
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -643,12 +643,7 @@ def test_a_system_prompt_opens_the_planners_turn_in_every_way_and_language(
     model = script(*replies)
     executor = CustomReActAgent(model.model, tools, max_iterations=4, language=language)
     agent = PlanAndExecuteAgent(model.model, executor, language=language, system_prompt=system)
-    if way == "invoke":
-        result = agent.invoke(question)
-    elif way == "ainvoke":
-        result = asyncio.run(agent.ainvoke(question))
-    else:
-        result = list(agent.stream(question))[-1].result.to_dict()
+    result, _ = run_by(agent, way, question)
     assert (result["output"], len(model.prompts), calls.calls) == (answer, 4, [("search", query)])
     planner, executor_turn, _, replanner = model.prompts
     for prompt in (planner, replanner):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -12,12 +11,12 @@ from custom_react import (
     ApprovalRequested,
     CustomReActAgent,
     ObservationEvent,
-    RunFinished,
     SubAgentEvent,
 )
 from custom_react.export import to_html, to_markdown
 from custom_react.pausing.state import MemoryStore
 from custom_react.printing import ConsolePrinter
+from tests.conftest import run_by
 from tests.running.test_runnable import Recorder, tree
 
 ASKS = {
@@ -35,17 +34,6 @@ WAYS = pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
 LANGUAGES = pytest.mark.parametrize("language", ["en", "zh"])
 
 
-def run(agent: Any, way: str, given: Any, **config: Any) -> tuple[dict[str, Any], list[Any]]:
-    """One run by `invoke`, `ainvoke` or `stream`: the result dict and the events (streamed only)."""
-    if way == "invoke":
-        return agent.invoke(given, config=config), []
-    if way == "ainvoke":
-        return asyncio.run(agent.ainvoke(given, config=config)), []
-    events = list(agent.stream(given, config=config))
-    assert isinstance(events[-1], RunFinished)
-    return events[-1].result.to_dict(), events
-
-
 def asked(script: Any, tools: list[Any], language: str) -> tuple[Any, Any, CustomReActAgent]:
     """The inner and outer scripts, and the outer agent with the math agent as its tool."""
     inner = script(COMPUTES[language], FINAL[language] + SUB_ANSWERS[language])
@@ -60,7 +48,7 @@ def asked(script: Any, tools: list[Any], language: str) -> tuple[Any, Any, Custo
 @WAYS
 def test_the_sub_agents_answer_is_the_observation(script, tools, calls, way, language):
     inner, outer, agent = asked(script, tools, language)
-    result, events = run(agent, way, QUESTIONS[language])
+    result, events = run_by(agent, way, QUESTIONS[language])
     if way == "stream":
         nested = [e.event for e in events if isinstance(e, SubAgentEvent)]
         assert [type(e).__name__ for e in nested] == [
@@ -78,7 +66,7 @@ def test_the_sub_agents_answer_is_the_observation(script, tools, calls, way, lan
 def test_the_sub_agents_run_nests_under_the_outer_tool_run(script, tools, way, language):
     recorder = Recorder()
     _, _, agent = asked(script, tools, language)
-    run(agent, way, QUESTIONS[language], callbacks=[recorder])
+    run_by(agent, way, QUESTIONS[language], callbacks=[recorder])
     (root,) = recorder.roots
     llm = [("llm", "RecordingChatModel"), []]
     inner = [("chain", "CustomReActAgent"), [llm, [("tool", "calculator"), []], llm]]
@@ -131,7 +119,7 @@ def test_a_pause_inside_the_sub_agent_pauses_the_run_and_one_decision_finishes_b
     )
     outer = script(ASK_FILES[language], final + DONE[language])
     agent = CustomReActAgent(outer.model, [sub], checkpoint=MemoryStore(), language=language)
-    paused, events = run(agent, way, PLEASE_DELETE[language])
+    paused, events = run_by(agent, way, PLEASE_DELETE[language])
     assert paused["stop_reason"] == "needs_approval" and ran == []
     pending = paused["state"]["pending"]
     assert (pending["tool"], pending["inner_state"]["pending"]["args"]) == (
@@ -142,7 +130,7 @@ def test_a_pause_inside_the_sub_agent_pauses_the_run_and_one_decision_finishes_b
         request = next(e for e in events if isinstance(e, ApprovalRequested))
         assert (request.call.tool, request.call.args) == ("delete_file", {"path": "old.txt"})
     decision = {"resume": paused["state"], "decision": {"approve": True}}
-    result, resumed = run(agent, way, decision)
+    result, resumed = run_by(agent, way, decision)
     assert result["output"] == DONE[language]
     assert ran == ["old.txt"]  # the tool ran once, after the decision
     steps = [(action.tool, seen) for action, seen in result["intermediate_steps"]]
