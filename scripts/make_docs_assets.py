@@ -67,13 +67,8 @@ PLAN_EXECUTE_ASSETS = [
     f"real_plan_execute{part}" for part in (".txt", ".mmd", "_react.txt", "_side_by_side.txt")
 ]
 """What `demos/plan_execute.py --save docs/assets` writes (a real run on the configured model)."""
-DEMO_OUTPUTS = {
-    "price_question": [],
-    "search_question": [],
-    "compare_legacy": [],
-    "plan_execute": ["--save", str(ASSETS)],  # also writes the Plan-and-Execute page's assets
-}
-"""The demos that end with the output of a real run on the shipped tools, and their arguments."""
+DEMO_OUTPUTS = ("price_question", "search_question", "compare_legacy", "plan_execute")
+"""The demos that end with the output of a real run on the shipped tools."""
 EXPECTED = "# Expected output"
 PAUSE_RESUME = "real_pause_resume.txt"
 """A real `ask` / `runs` / `resume` session on the command line (the pause-and-resume page)."""
@@ -298,7 +293,9 @@ def make_demos(out: Path = ASSETS, made: dict[str, str] | None = None) -> None:
     from custom_react.serving.models import ModelSettings, describe
 
     made = made or provenance(describe(ModelSettings.from_env()))
-    for name, arguments in DEMO_OUTPUTS.items():
+    for name in DEMO_OUTPUTS:
+        # The Plan-and-Execute demo also writes the Plan-and-Execute page's assets into `out`.
+        arguments = ["--save", str(out)] if name == "plan_execute" else []
         remake_demo_output(name, arguments)
         record(out, [f"demos/{name}.py"], made)
         say(f"real: demos/{name}.py")

@@ -1,8 +1,9 @@
 """The agent designs an experiment compares, each as a runner of the comparison harness.
 
 A runner answers one question (`custom_react.compare.runners.Runner`); the harness's
-`agent_runner` turns any way of building an agent (ours, or Plan-and-Execute) into one. On it: `react_runner` (our agent with
-any options, e.g. one loop defence off), `step_limit_runner` (our agent with a step limit of its own), `action_first_runner` (the same loop with a prompt that
+`agent_runner` turns any way of building an agent (ours, or Plan-and-Execute) into one. On it:
+`react_runner` (our agent with any options, e.g. one loop defence off), `step_limit_runner` (our
+agent with a step limit of its own), `action_first_runner` (the same loop with a prompt that
 forbids Thought), `no_final_answer_check_runner` (the same loop blind to a Final Answer),
 `plan_runner` (Plan-and-Execute with either replanner) and `cot_runner` (Chain-of-Thought: one
 model call, no tools). The questions and the scoring are the harness's.

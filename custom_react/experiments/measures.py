@@ -2,10 +2,11 @@
 
 Both read a run as the harness saved it (its transcript lines and answer), so they work on any
 condition and on a saved report, in English and Chinese transcripts (the console's words,
-`labels.REACT`). `repeated_actions` counts the (Action, Action Input) pairs a run wrote again after writing them once, whether or not the loop ran them again. `made_up_fact` tells
-whether a wrong answer to a question that needs a looked-up fact rests on a number the run never
-saw: the fact is in the question file (`"fact": "3100"`, the value the search snapshot holds),
-and the run's text (its reasoning, observations and answer) states numbers but not that one.
+`labels.REACT`). `repeated_actions` counts the (Action, Action Input) pairs a run wrote again
+after writing them once, whether or not the loop ran them again. `made_up_fact` tells whether a
+wrong answer to a question that needs a looked-up fact rests on a number the run never saw: the
+fact is in the question file (`"fact": "3100"`, the value the search snapshot holds), and the
+run's text (its reasoning, observations and answer) states numbers but not that one.
 """
 
 from __future__ import annotations
