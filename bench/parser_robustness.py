@@ -39,8 +39,9 @@ from typing import Any
 
 from langchain_core.tools import BaseTool
 
+from custom_react.arguments import tool_arguments
 from custom_react.parser import Action, ParseError, parse_llm_response
-from custom_react.toolbox import resolve_tool, tool_arguments
+from custom_react.toolbox import resolve_tool
 from tools import calculator, current_date, make_search_tool
 
 try:  # run as a script: bench/ is on the path

@@ -4,17 +4,20 @@
 and the Observation says why, when:
 
 - no tool has the name the model wrote (`unknown_tool`: the message lists the tools);
+- the input names arguments the tool does not have (`invalid_input`: it lists the real ones);
 - the input is the tool list's description of one (`placeholder_input`);
 - the same (tool, input) already ran in this run (`repeated`: the earlier observation is given
   again; a tool marked `metadata={"repeatable": True}`, such as a job's status check, is let
   through, and so is every tool with `repeated_action="allow"`);
 - the tool used up its calls in this run (`over_budget`, `Toolbox.call_budget`);
-- it needs a person's approval and does not get it (`denied`, `pausing/approval.py`).
+- it needs a person's approval and does not get it (`denied`, `pausing/approval.py`); with
+  `approval="interrupt"` the run pauses instead (`ApprovalPause`), after every other guard.
 
 A repeatable tool asked the same thing again first waits its `metadata["poll_interval"]`
 seconds. Otherwise the tool runs (`run_tool`, its call a `running.calls.Call`, so `invoke` makes
 it and `ainvoke` awaits it; a tool with only async code, such as an MCP tool, runs its coroutine
-under `invoke` too): whatever it raises becomes an "Error:" observation,
+under `invoke` too) with a ToolCall built here from the arguments that were shown and approved,
+within its time limit (`Toolbox.timeout`): whatever it raises becomes an "Error:" observation,
 whatever it returns becomes text (the loop cuts it to `max_observation_chars` when it records
 the step: `Toolbox.shorten`).
 `act_on_decision` is the same for a paused call resumed with a person's decision.
@@ -22,14 +25,17 @@ the step: `Toolbox.shorten`).
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from langchain_core.messages import ToolCall
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
+from custom_react.arguments import placeholder_input, unknown_arguments
 from custom_react.events import ObservationStatus, ReplyToken, SubAgentEvent
 from custom_react.memory import RunMemory
 from custom_react.pausing.approval import (
@@ -41,14 +47,21 @@ from custom_react.pausing.approval import (
     not_run,
 )
 from custom_react.prompts import message
-from custom_react.running.calls import Call, Loop, invoking, run_coroutine, sleeping
+from custom_react.running.calls import (
+    Call,
+    Loop,
+    TimedOut,
+    invoking,
+    run_coroutine,
+    sleeping,
+    within,
+)
 from custom_react.running.sub_agents import RESUME_KEY, SubAgentRun, SubAgentTool
 from custom_react.toolbox import (
     ActionRequest,
     Toolbox,
     metadata,
     observation_text,
-    placeholder_input,
     requires_approval,
 )
 
@@ -56,20 +69,35 @@ Observed = tuple[str, ObservationStatus]
 
 
 def act(
-    request: ActionRequest, toolbox: Toolbox, memory: RunMemory, config: RunnableConfig
+    request: ActionRequest,
+    toolbox: Toolbox,
+    memory: RunMemory,
+    config: RunnableConfig,
+    *,
+    approved: bool = False,
 ) -> Loop[Observed]:
     """The Observation for `request`, as `(observation, status)`; use with `yield from`.
+
+    Every guard applies first, in this order, whether approval is asked by callback or by a
+    pause; then a tool that waits for a person pauses the run (`ApprovalPause`); then it runs.
 
     Args:
         request: The Action bound to its tool (`Toolbox.request`).
         toolbox: The agent's tools and options (`repeated_action`, budgets, `approve`).
         memory: The run so far (for the repeated-action guard and the call budget).
         config: The run's config, with its callbacks.
+        approved: A person already approved this very call (a resumed pause): run it.
+
+    Raises:
+        ApprovalPause: The tool needs a person's approval and the agent pauses for it, or the
+            tool is a sub-agent that paused for one.
     """
     language = toolbox.settings.language
     tool = toolbox.resolve(request.tool)
     if tool is None:
         return unknown_tool_message(request.tool, toolbox.tools, language), "unknown_tool"
+    if unknown := unknown_arguments(tool, request.args):
+        return unknown_arguments_message(tool, unknown, language), "invalid_input"
     if placeholder_input(tool, request.args):
         return placeholder_input_message(tool, language), "placeholder_input"
     earlier = memory.previous_observation(tool.name, request.args)
@@ -79,20 +107,29 @@ def act(
     budget = toolbox.call_budget(tool)
     if budget is not None and memory.calls_of(tool.name) >= budget:
         return over_budget_message(tool.name, budget, language), "over_budget"
+    if not approved and toolbox.waits_for_approval(tool.name):
+        raise ApprovalPause(request)  # every guard passed: now a person decides
     if earlier is not None and metadata(tool).get("poll_interval"):
         yield sleeping(float(metadata(tool)["poll_interval"]))  # a job being polled: give it time
-    return (yield from run_tool(tool, request, config, toolbox.settings.approve, language=language))
+    approve = always_approve if approved else toolbox.settings.approve
+    timeout = toolbox.timeout(tool, memory.elapsed)
+    return (yield from run_tool(tool, request, config, approve, language=language, timeout=timeout))
 
 
-class SubAgentPaused(Exception):
-    """A sub-agent the tool call ran waits for a person's decision: the outer run pauses too."""
+class ApprovalPause(Exception):
+    """The call waits for a person's decision: the run pauses, resumable with a `Decision`."""
 
-    def __init__(self, state: dict[str, Any], call: ActionRequest) -> None:
+    def __init__(self, call: ActionRequest, state: dict[str, Any] | None = None) -> None:
         super().__init__(f"{call.tool} waits for a person's approval")
-        self.state = state
-        """The sub-agent's paused run, resumed with the decision."""
-        self.call = call
+        self.pending = call if state is None else replace(call, inner_state=state)
+        """The run's waiting call (for a sub-agent, with the sub-agent's paused run)."""
+        self.call = call if state is None else waiting_call(state)
         """The call the person decides about (the sub-agent's, however deep)."""
+
+
+def always_approve(name: str, args: dict[str, Any]) -> bool:
+    """The approval of a call a person already approved (a resumed pause)."""
+    return True
 
 
 def run_tool(
@@ -102,15 +139,19 @@ def run_tool(
     approve: Approve | None,
     resume: dict[str, Any] | None = None,
     language: str = "en",
+    timeout: float | None = None,
 ) -> Loop[Observed]:
     """Run one tool, asking for approval first when it requires it; never raises for its failure.
 
-    The status is "ok", "error" (the tool raised) or "denied" (it needs approval and did not get
-    it: it never ran). A sub-agent's events come as `SubAgentEvent`s first; if it pauses for a
-    person, `SubAgentPaused` is raised (`resume` continues such a sub-agent with a decision).
+    The tool is called with a ToolCall this function builds from `request.args`, the arguments
+    that were shown, approved and recorded, so no input can choose other ones. The status is
+    "ok", "error" (the tool raised, timed out or returned an error message) or "denied" (it needs
+    approval and did not get it: it never ran). A sub-agent's events come as `SubAgentEvent`s
+    first; if it pauses for a person, `ApprovalPause` is raised (`resume` continues such a
+    sub-agent with a decision).
 
     Raises:
-        SubAgentPaused: The tool is a sub-agent that waits for a person's decision.
+        ApprovalPause: The tool is a sub-agent that waits for a person's decision.
     """
     args = request.args
     needs_approval = requires_approval(tool)
@@ -120,61 +161,78 @@ def run_tool(
     config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: needs_approval})
     if isinstance(tool, SubAgentTool):
         sub_config = patch_config(config, configurable={RESUME_KEY: resume})
-        return (yield from run_sub_agent(tool, request, sub_config, language))
+        return (yield from run_sub_agent(tool, request, sub_config, language, timeout))
     try:
         # Only the tool call is guarded: its failure is an observation the model can act on.
-        result = yield tool_call(tool, args, config)
+        result = yield tool_call(tool, request, config, timeout)
+    except TimedOut as error:
+        return message("tool_timed_out", language, tool=tool.name, seconds=error.seconds), "error"
     except Exception as error:  # any tool error becomes an observation
         return tool_failed(tool, error, language), "error"
-    return observation_text(result), "ok"
+    failed = getattr(result, "status", "success") == "error"  # handle_tool_error's message
+    return observation_text(result), "error" if failed else "ok"
 
 
 def run_sub_agent(
-    tool: SubAgentTool, request: ActionRequest, config: RunnableConfig, language: str = "en"
+    tool: SubAgentTool,
+    request: ActionRequest,
+    config: RunnableConfig,
+    language: str = "en",
+    timeout: float | None = None,
 ) -> Loop[Observed]:
     """Run a sub-agent tool: its events, nested, then its answer as the Observation."""
-    call = {
-        "name": tool.name,
-        "args": request.args,
-        "id": request.tool_call_id,
-        "type": "tool_call",
-    }
     try:
-        message = yield tool_call(tool, call, config)  # a ToolMessage: the run is its artifact
+        reply = yield tool_call(tool, request, config, timeout)  # its artifact: the run
+    except TimedOut as error:
+        return message("tool_timed_out", language, tool=tool.name, seconds=error.seconds), "error"
     except Exception as error:
         return tool_failed(tool, error, language), "error"
-    run: SubAgentRun = message.artifact
+    run: SubAgentRun = reply.artifact
     for event in run.events:
         if not isinstance(event, ReplyToken):
             yield SubAgentEvent(tool.name, event)
     if run.paused and run.result.state is not None:
-        raise SubAgentPaused(run.result.state, waiting_call(run.result.state))
-    return observation_text(message), "ok"
+        raise ApprovalPause(request, run.result.state)
+    return observation_text(reply), "ok"
 
 
 def waiting_call(state: dict[str, Any]) -> ActionRequest:
     """The call a paused run waits on, inside every paused sub-agent."""
-    pending = dict(state["pending"])
+    pending = {k: v for k, v in state["pending"].items() if k != "digest"}
     inner = pending.pop("inner_state", None)
     return waiting_call(inner) if inner else ActionRequest(**pending)
 
 
-def tool_call(tool: BaseTool, args: dict[str, Any], config: RunnableConfig) -> Call[Any]:
-    """The tool's `invoke`/`ainvoke`; a tool with only async code runs its coroutine under `invoke`."""
-    call = invoking(tool, args, config)
+def tool_call(
+    tool: BaseTool, request: ActionRequest, config: RunnableConfig, timeout: float | None = None
+) -> Call[Any]:
+    """The tool's `invoke`/`ainvoke` with the ToolCall of `request`, within `timeout` seconds.
+
+    The arguments are a copy of the recorded ones, so a tool that changes its input changes no
+    record. A tool with only async code runs its coroutine under `invoke` too.
+    """
+    call = ToolCall(
+        name=tool.name, args=deepcopy(request.args), id=request.tool_call_id, type="tool_call"
+    )
+    made = invoking(tool, call, config)
     if getattr(tool, "func", True) is None and getattr(tool, "coroutine", None) is not None:
-        return Call(partial(run_coroutine, call.arun), call.arun)
-    return call
+        made = Call(partial(run_coroutine, made.arun), made.arun)
+    return within(made, timeout)
 
 
 def act_on_decision(
-    call: ActionRequest, decision: Decision, toolbox: Toolbox, config: RunnableConfig
+    call: ActionRequest,
+    decision: Decision,
+    toolbox: Toolbox,
+    memory: RunMemory,
+    config: RunnableConfig,
 ) -> Loop[tuple[ActionRequest, str, ObservationStatus]]:
     """The Observation of a paused call with the person's decision, and the call as it ran.
 
-    Approve runs the call as the model wrote it; edit runs it with the new input; reject does
-    not run it, and the reason is the observation (`denied`). A paused sub-agent gets the
-    decision itself: it resumes with it, and its answer is the observation.
+    Approve runs the call as the model wrote it; edit runs it with the new input (the guards
+    check it again); reject does not run it, and the reason is the observation (`denied`). A
+    paused sub-agent gets the decision itself: it resumes with it, and its answer is the
+    observation.
     """
     language = toolbox.settings.language
     tool = toolbox.resolve(call.tool)
@@ -182,14 +240,15 @@ def act_on_decision(
         resume = {"resume": call.inner_state, "decision": decision}
         inner = replace(call, inner_state=None)
         approve = toolbox.settings.approve
-        observation, status = yield from run_tool(tool, inner, config, approve, resume, language)
+        timeout = toolbox.timeout(tool, memory.elapsed)
+        observation, status = yield from run_tool(
+            tool, inner, config, approve, resume, language, timeout
+        )
         return inner, observation, status
     call, refused = decided(call, decision, tool, language)
     if tool is None or refused is not None:
         return call, refused or "", "unknown_tool" if tool is None else "denied"
-    observation, status = yield from run_tool(
-        tool, call, config, lambda name, args: True, language=language
-    )
+    observation, status = yield from act(call, toolbox, memory, config, approved=True)
     return call, observation, status
 
 
@@ -221,6 +280,14 @@ def placeholder_input_message(tool: BaseTool, language: str = "en") -> str:
 def repeated_action_message(name: str, earlier: str, language: str = "en") -> str:
     """The observation for a (tool, input) pair that already ran: its old result, not a rerun."""
     return message("repeated_action", language, tool=name, earlier=earlier)
+
+
+def unknown_arguments_message(tool: BaseTool, unknown: list[str], language: str = "en") -> str:
+    """The observation for an input with arguments the tool does not have: nothing ran."""
+    valid = ", ".join(tool.args) or "(none)"
+    return message(
+        "unknown_arguments", language, tool=tool.name, unknown=", ".join(unknown), valid=valid
+    )
 
 
 def over_budget_message(name: str, budget: int, language: str = "en") -> str:

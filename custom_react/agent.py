@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import suppress
-from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -41,7 +40,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
-from custom_react.acting import SubAgentPaused, act, act_on_decision
+from custom_react.acting import ApprovalPause, act, act_on_decision
 from custom_react.events import (
     ActionEvent,
     ApprovalDecided,
@@ -56,7 +55,7 @@ from custom_react.events import (
     ToolStep,
 )
 from custom_react.memory import AgentInput, Ending, RunMemory, open_run
-from custom_react.parser import Action, FinalAnswer, ParseError
+from custom_react.parser import Action, FinalAnswer, ParseError, not_too_deep
 from custom_react.running import (
     MODEL_FAILED,
     Loop,
@@ -87,14 +86,18 @@ class CustomReActAgent(StepRunnable):
         """One run: the ReAct loop, then its result; the last event is always `RunFinished`."""
         # A question of a conversation (a thread, with a store) sees its earlier questions and answers.
         thread = config.get("configurable", {}).get("thread_id")
-        run = open_run(agent_input, self.store, self.format.render_observation, thread)
+        run = open_run(
+            agent_input, self.store, self.format.render_observation, thread, self.settings.state_key
+        )
         model = ModelCaller(self.llm, config, self.stop, stream_tokens, self.settings.model_retries)
         ending = yield from self._react(run, model, config)
         yield RunFinished(run.finish(ending))  # every run ends here, with its result
 
     def _react(self, run: RunMemory, model: ModelCaller, config: RunnableConfig) -> Loop[Ending]:
         """Think, then answer or act, until the Final Answer or a limit."""
-        yield from self._resume(run, config)  # a paused run first carries out the person's decision
+        # A paused run first carries out the person's decision (a sub-agent may pause again).
+        if (paused := (yield from self._resume(run, config))) is not None:
+            return paused
         while (limit := self._limit_reached(run)) is None:
             run.iterations += 1
             # Thought: the model reads the question and every earlier step, then writes one step.
@@ -126,17 +129,14 @@ class CustomReActAgent(StepRunnable):
         """Announce the Action, run its tool, record the step; an ending when the run stops here."""
         request = self.toolbox.request(action, run.iterations)  # the input bound to the tool
         yield ActionEvent.of(request)
-        if self.toolbox.waits_for_approval(request.tool):
-            # The tool needs a person's approval first: the run ends here, resumable.
-            yield ApprovalRequested(request, run.run_id)
-            return run.paused(request)
         # Observation: the tool's result, or why it did not run; the model reads either.
         try:
             observation, status = yield from act(request, self.toolbox, run, config)
-        except SubAgentPaused as paused:
-            # The tool is a sub-agent that waits for a person: so does this run, resumable.
-            yield ApprovalRequested(paused.call, run.run_id)
-            return run.paused(replace(request, inner_state=paused.state))
+        except ApprovalPause as pause:
+            # The tool (or a sub-agent it runs) needs a person's approval: the run ends here,
+            # resumable with their decision.
+            yield ApprovalRequested(pause.call, run.run_id)
+            return run.paused(pause.pending)
         shown = self.toolbox.shorten(observation)
         yield ObservationEvent(run.record(ToolStep.of(request, shown, status)))
         if status == "ok" and self.toolbox.returns_directly(request.tool):
@@ -184,7 +184,8 @@ class CustomReActAgent(StepRunnable):
         """The step in the reply; a reply cut off at the model's token limit is a format error."""
         if was_cut_off(reply, self.format.stop):
             raise ParseError(cut_off_message(self.language), reply.text)
-        return self.format.parse(reply.text, self.language)
+        step = self.format.parse(reply.text, self.language)
+        return not_too_deep(step, reply.text, self.language)  # a bomb of brackets is a format error
 
     def _limit_reached(self, run: RunMemory) -> StopReason | None:
         """Which limit, if any, stops the run before its next model call."""
@@ -215,17 +216,28 @@ class CustomReActAgent(StepRunnable):
         yield LimitReached(limit, run.iterations, answer_generated=generated)
         return Ending(output, limit)
 
-    def _resume(self, run: RunMemory, config: RunnableConfig) -> Loop[None]:
-        """A resumed run's waiting call, as the person decided (approve, edit or reject)."""
+    def _resume(self, run: RunMemory, config: RunnableConfig) -> Loop[Ending | None]:
+        """A resumed run's waiting call, as the person decided (approve, edit or reject).
+
+        Returns the ending when a sub-agent the call resumed pauses again, else None.
+        """
         if run.pending is None or run.decision is None:
-            return
+            return None
         yield ApprovalDecided(run.pending, run.decision)
-        request, observation, status = yield from act_on_decision(
-            run.pending, run.decision, self.toolbox, config
-        )
-        yield ObservationEvent(
-            run.record(ToolStep.of(request, self.toolbox.shorten(observation), status))
-        )
+        # Claimed in the store first: a second resume of this pause cannot run the call again.
+        if (recorded := run.claim(run.pending, run.decision)) is not None:
+            yield ObservationEvent(run.keep(recorded))  # it ran before a crash: its result
+            return None
+        try:
+            request, observation, status = yield from act_on_decision(
+                run.pending, run.decision, self.toolbox, run, config
+            )
+        except ApprovalPause as pause:
+            yield ApprovalRequested(pause.call, run.run_id)
+            return run.paused(pause.pending)
+        shown = self.toolbox.shorten(observation)
+        yield ObservationEvent(run.record(ToolStep.of(request, shown, status)))
+        return None
 
     def __init__(self, llm: BaseChatModel, tools: Sequence[BaseTool], **options: Any) -> None:
         """Build the agent: the model, its tools, and any `AgentSettings` option by keyword."""

@@ -38,10 +38,10 @@ StopReason = Literal[
 ]
 """Why a run ended. `model_error`: the model failed for good; the result keeps every step.
 `needs_approval`: paused before a tool that needs a person's approval (`pausing/approval.py`)."""
-ObservationStatus = Literal[
-    "ok", "error", "unknown_tool", "placeholder_input", "repeated", "over_budget", "denied"
-]
+_NOT_RUN = Literal["unknown_tool", "invalid_input", "placeholder_input", "repeated", "over_budget"]
+ObservationStatus = Literal["ok", "error", "denied", _NOT_RUN]
 """Only `ok` and `error` ran the tool. `denied`: approval refused (or nobody could approve);
+`invalid_input`: the input names arguments the tool does not have;
 `over_budget`: its calls used up; `placeholder_input`: the input was copied from the tool list;
 `repeated`: the same call already ran; `unknown_tool`: no tool has that name (`acting.py`)."""
 PARSE_ERROR_TOOL = "_Exception"

@@ -31,7 +31,9 @@ from custom_react.events import (
     ToolStep,
 )
 from custom_react.pausing.approval import PAUSED, Decision
-from custom_react.pausing.state import RunStore, resume_run, run_state, step_to_dict
+from custom_react.pausing.records import step_from_dict, step_to_dict
+from custom_react.pausing.state import resume_run, run_state
+from custom_react.pausing.store import ResumeRefused, RunStore, claimed_elsewhere
 from custom_react.toolbox import ActionRequest, action_key
 
 AgentInput = str | dict[str, Any]
@@ -49,7 +51,13 @@ def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
         return agent_input, []
     if not isinstance(agent_input, dict) or not isinstance(agent_input.get("input"), str):
         raise TypeError('The agent takes a question string or {"input": "<question>"}.')
-    return agent_input["input"], convert_to_messages(agent_input.get("chat_history") or [])
+    history = agent_input.get("chat_history") or []
+    if not isinstance(history, list | tuple):
+        raise TypeError(
+            f"chat_history must be a list of messages, not {type(history).__name__}: "
+            'write [("human", "..."), ("ai", "...")] or a list of LangChain messages.'
+        )
+    return agent_input["input"], convert_to_messages(history)
 
 
 @dataclass(frozen=True)
@@ -138,12 +146,38 @@ class RunMemory(BaseRun):
     decision: Decision | None = None
     thread_id: str | None = None
     """The conversation the run belongs to (`config["configurable"]["thread_id"]`), if any."""
+    state_key: str | bytes | None = None
+    """Signs the run's state when it pauses (the agent's `state_key`), if set."""
 
     def record(self, step: StepT) -> StepT:
         """Keep one step record and return it (the loop yields it); write it to the store."""
         self.steps.append(step)
         if self.store is not None:
             self.store.add_step(self.run_id, len(self.steps) - 1, step_to_dict(step))
+        return step
+
+    def claim(self, call: ActionRequest, decision: Decision) -> ToolStep | None:
+        """Claim the waiting `call` in the store before it runs (exactly once across processes).
+
+        Returns None when this run may carry out the decision, or the step that recorded the
+        call's result already. A call another resume holds is refused, unless rejected.
+
+        Raises:
+            ResumeRefused: Another resume of this pause claimed the call first.
+        """
+        if self.store is None:
+            return None
+        claim = self.store.claim(self.run_id, call.tool_call_id)
+        if isinstance(claim, dict):
+            recorded = step_from_dict(claim, "the call's recorded step")
+            return recorded if isinstance(recorded, ToolStep) else None
+        if claim == "taken" and decision.kind != "reject":
+            raise ResumeRefused(claimed_elsewhere(self.run_id, call.tool, call.tool_call_id))
+        return None
+
+    def keep(self, step: StepT) -> StepT:
+        """Keep a step already in the store (a call's recorded result), without writing it."""
+        self.steps.append(step)
         return step
 
     def previous_observation(self, tool: str, args: dict[str, Any]) -> str | None:
@@ -175,7 +209,13 @@ class RunMemory(BaseRun):
     def state(self, pending: ActionRequest | None = None) -> dict[str, Any]:
         """The run as JSON data, enough to resume it in another process (`pausing/state.py`)."""
         return run_state(
-            self.question, self.chat_history, self.steps, self.run_id, pending, self.thread_id
+            self.question,
+            self.chat_history,
+            self.steps,
+            self.run_id,
+            pending,
+            self.thread_id,
+            self.state_key,
         )
 
     def finish(self, ending: Ending) -> AgentResult:
@@ -203,7 +243,11 @@ class RunMemory(BaseRun):
 
 
 def open_run(
-    agent_input: AgentInput, store: RunStore | None, observe: Observe, thread_id: Any = None
+    agent_input: AgentInput,
+    store: RunStore | None,
+    observe: Observe,
+    thread_id: Any = None,
+    state_key: str | bytes | None = None,
 ) -> RunMemory:
     """The memory a run starts with (see the module docstring); registered in `store`, if any.
 
@@ -215,7 +259,7 @@ def open_run(
         ValueError: A resume that cannot continue (see `pausing.state.resume_run`).
     """
     if isinstance(agent_input, dict) and "resume" in agent_input:
-        start = resume_run(agent_input, store)
+        start = resume_run(agent_input, store, state_key)
         memory = RunMemory(
             start.question,
             start.chat_history,
@@ -234,6 +278,7 @@ def open_run(
         memory = RunMemory(question, chat_history, thread_id=thread)
     memory.observe = observe
     memory.store = store
+    memory.state_key = state_key
     if store is not None:
         store.begin(memory.run_id, memory.state())
     return memory

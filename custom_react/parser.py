@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from custom_react.labels import LANGUAGES
 from custom_react.parsing.action import WrittenCall, find_call, read_action
-from custom_react.parsing.action_input import ActionInput
+from custom_react.parsing.action_input import MAX_INPUT_DEPTH, ActionInput, input_depth
 from custom_react.parsing.markers import MARKERS, STEPS, Section, split_sections, strip_think
 from custom_react.prompts import message
 
@@ -106,6 +106,20 @@ def parse_llm_response(text: str, language: str = "en") -> Action | FinalAnswer:
         return FinalAnswer(output=preamble, log=preamble)
     what = "text_after_thought" if sections else "text_echo" if found else "text_empty_reply"
     raise ParseError(errors.message(what), text)
+
+
+def not_too_deep(
+    step: Action | FinalAnswer, text: str, language: str = "en"
+) -> Action | FinalAnswer:
+    """The step, unless its Action Input nests deeper than `MAX_INPUT_DEPTH` (any format).
+
+    Raises:
+        ParseError: The input is too deep to keep, record or show.
+    """
+    if isinstance(step, Action) and (depth := input_depth(step.tool_input)) > MAX_INPUT_DEPTH:
+        problem = message("input_too_deep", language, depth=depth, limit=MAX_INPUT_DEPTH)
+        raise ParseError(problem, text)
+    return step
 
 
 def text_errors(language: str) -> TextErrors:

@@ -17,7 +17,7 @@ from custom_react.answering import AnswerRules, AnswerSchema, Check
 from custom_react.formats import EnvironmentOption, FormatName, ReActFormat, get_format
 from custom_react.labels import check_language
 from custom_react.pausing.approval import Approve
-from custom_react.pausing.state import RunStore
+from custom_react.pausing.store import RunStore
 from custom_react.toolbox import MIN_TRUNCATED
 
 DEFAULT_STOP = "format"
@@ -67,6 +67,14 @@ class AgentSettings:
     approval: Literal["callback", "interrupt"] = "callback"
     """"callback": `approve` answers at once. "interrupt": the run pauses before such a tool
     (`stop_reason="needs_approval"`, its `state` in the result) until resumed with a decision."""
+    state_key: str | bytes | None = None
+    """Signs every paused run's `state` (HMAC-SHA256): a resume from a state that is not signed
+    with it, or was changed, is refused before anything runs. Set it when the state travels
+    through hands you do not trust (a browser, a chat session); see docs/pause-and-resume.md."""
+    tool_timeout: float | None = None
+    """Most seconds one tool call may take (a tool's `metadata["timeout"]` overrides it); then
+    the Observation says it timed out. `max_execution_time` also bounds a running tool. None:
+    no limit."""
     checkpoint: RunStore | None = None
     """A checkpoint store (`pausing.checkpoints.SQLiteStore("runs.db")`): every step is written
     when it is recorded, and a run can be resumed by id. None: runs live in memory."""
@@ -106,6 +114,7 @@ class AgentSettings:
             raise TypeError(
                 f"system_prompt must be a string, not {type(self.system_prompt).__name__}."
             )
+        check_limits(self)
         get_format(self.format)  # an unknown format fails here, naming the three
         check_store(self.checkpoint)
         if isinstance(self.stop, str) and self.stop != DEFAULT_STOP:
@@ -132,6 +141,51 @@ class AgentSettings:
         return list(chosen) or None
 
 
+def check_limits(settings: AgentSettings) -> None:
+    """Fail early when a limit, the approval callback or the state key is of the wrong kind.
+
+    Raises:
+        TypeError: A count that is not a whole number, an `approve` that is not a function.
+        ValueError: A limit out of range, or a `state_key` too short to be a secret.
+    """
+    for name in ("max_iterations", "max_tool_calls", "max_tokens_per_run", "max_prompt_tokens"):
+        check_count(name, getattr(settings, name), minimum=1, optional=True)
+    check_count("max_consecutive_parse_failures", settings.max_consecutive_parse_failures, 1)
+    check_count("model_retries", settings.model_retries, 0)
+    check_count("max_answer_retries", settings.max_answer_retries, 0)
+    for name in ("max_execution_time", "tool_timeout"):
+        value = getattr(settings, name)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int | float) or value <= 0
+        ):
+            raise ValueError(
+                f"{name} must be a number of seconds above 0 (or None), not {value!r}."
+            )
+    if settings.approve is not None and not callable(settings.approve):
+        raise TypeError(
+            f"approve must be a function (name, args) -> bool, not {settings.approve!r}."
+        )
+    if settings.state_key is not None and (
+        not isinstance(settings.state_key, str | bytes) or len(settings.state_key) < 16
+    ):
+        raise ValueError("state_key must be a secret str or bytes of at least 16 characters.")
+
+
+def check_count(name: str, value: object, minimum: int, optional: bool = False) -> None:
+    """Fail early when a count option is not a whole number of at least `minimum`.
+
+    Raises:
+        TypeError: Not an int (a string or a float, say).
+        ValueError: Below `minimum`.
+    """
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, not {value!r}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, not {value}.")
+
+
 def check_store(store: object) -> None:
     """Fail early when `checkpoint` is not a store (a path is the common slip: say the fix).
 
@@ -144,4 +198,9 @@ def check_store(store: object) -> None:
             "after `from custom_react.pausing.checkpoints import SQLiteStore`."
         )
     if store is not None and not isinstance(store, RunStore):
-        raise TypeError("checkpoint must be a RunStore, such as pausing.checkpoints.SQLiteStore.")
+        needed = ("begin", "add_step", "claim", "finish", "load", "history")
+        missing = [name for name in needed if not callable(getattr(store, name, None))]
+        raise TypeError(
+            "checkpoint must be a RunStore, such as pausing.checkpoints.SQLiteStore"
+            f" ({type(store).__name__} lacks {', '.join(missing)})."
+        )

@@ -1,12 +1,12 @@
 """Facts about tools: which one the model meant, its arguments, how to call it, what it returned.
 
-`Toolbox` holds the agent's tools and the options that apply to all of them; `request` turns a
-parsed `Action` into the `ActionRequest` the loop announces and runs (`action_key` is the call
-as one string, for the repeated-action guard). Underneath, `resolve_tool`
-forgives how models write tool names (case, markdown, escapes, trailing punctuation, a unique
-prefix), and `bind_arguments` maps an Action Input (a call's positional arguments included) onto
-the tool's argument schema. A tool's `metadata` says what the
-loop's guards read: `requires_approval`, `repeatable`, `max_calls`, `poll_interval`. What a tool
+`Toolbox` holds the agent's tools (checked when the agent is built: `check_tools`) and the
+options that apply to all of them; `request` turns a parsed `Action` into the `ActionRequest` the
+loop announces and runs (`action_key` is the call as one string, for the repeated-action guard).
+Underneath, `resolve_tool` forgives how models write tool names (case, markdown, escapes,
+trailing punctuation, a unique prefix), and `arguments.bind_arguments` maps an Action Input onto
+the tool's argument schema. A tool's `metadata` says what the loop's guards read:
+`requires_approval`, `repeatable`, `max_calls`, `poll_interval`, `timeout`. What a tool
 returns becomes text (`observation_text`), cut with a visible marker (`truncate`). Deciding
 whether a tool runs, and the messages when it does not, is `acting.py`'s job.
 """
@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.tools import BaseTool
 
+from custom_react.arguments import bind_arguments
 from custom_react.parser import Action, ActionInput
-from custom_react.parsing.action import clean_tool_name
-from custom_react.parsing.action_input import POSITIONAL_ARGS
+from custom_react.parsing.action import clean_tool_name, is_final_answer_name
 from custom_react.prompts import load_messages
 
 if TYPE_CHECKING:
@@ -67,7 +67,13 @@ class Toolbox:
     """The agent's tools, and the agent's options for them (`settings`: budgets, approval)."""
 
     def __init__(self, tools: Sequence[BaseTool], settings: AgentSettings) -> None:
-        self.tools = list(tools)
+        """The agent's tools, checked (`check_tools`), and its options.
+
+        Raises:
+            TypeError: An item is not a LangChain tool.
+            ValueError: Two tools share a name, or a name reads as the Final Answer.
+        """
+        self.tools = check_tools(tools)
         self.settings = settings
         self.marker = load_messages(settings.language)["truncated"]
         self._by_name = {tool.name: tool for tool in self.tools}
@@ -100,6 +106,18 @@ class Toolbox:
         """The observation as the model reads it: cut to the agent's `max_observation_chars`."""
         return truncate(observation, self.settings.max_observation_chars, self.marker)
 
+    def timeout(self, tool: BaseTool, elapsed: float) -> float | None:
+        """Seconds `tool` may run now (None: no limit).
+
+        Its `metadata["timeout"]`, else the agent's `tool_timeout`, and never past the run's
+        `max_execution_time` (`elapsed` seconds of it are gone).
+        """
+        limits = [metadata(tool).get("timeout", self.settings.tool_timeout)]
+        if self.settings.max_execution_time is not None:
+            limits.append(max(self.settings.max_execution_time - elapsed, 0.001))
+        known = [float(limit) for limit in limits if limit is not None]
+        return min(known) if known else None
+
     def call_budget(self, tool: BaseTool) -> int | None:
         """How often `tool` may run in one run (None: no limit).
 
@@ -118,6 +136,38 @@ def action_key(tool: str, args: dict[str, Any]) -> str:
         key: value.strip() if isinstance(value, str) else value for key, value in args.items()
     }
     return tool + "\x00" + json.dumps(normalized, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def check_tools(tools: Sequence[BaseTool]) -> list[BaseTool]:
+    """The tools as a list, each a LangChain tool with a name of its own.
+
+    A tool named like the Final Answer (`finish`, `final_answer`, `Final Answer`, `最终答案`)
+    could never run: the parsers read a call of it as the answer. It is refused here, named.
+
+    Raises:
+        TypeError: An item is not a `BaseTool` (a plain function: wrap it with `@tool`).
+        ValueError: Two tools share a name, or a name collides with the Final Answer.
+    """
+    if isinstance(tools, BaseTool) or not isinstance(tools, Sequence):
+        raise TypeError(
+            f"tools must be a list of tools, not {type(tools).__name__}: write [tool, ...]."
+        )
+    seen: set[str] = set()
+    for index, tool in enumerate(tools):
+        if not isinstance(tool, BaseTool):
+            raise TypeError(
+                f"tools[{index}] is {type(tool).__name__}, not a LangChain tool: decorate a "
+                "function with @tool (langchain_core.tools) or pass a BaseTool."
+            )
+        if is_final_answer_name(tool.name):
+            raise ValueError(
+                f"The tool {tool.name!r} cannot be called: the parsers read an Action named "
+                f"{tool.name!r} as the Final Answer. Give it another name."
+            )
+        if tool.name in seen:
+            raise ValueError(f"Two tools are named {tool.name!r}: give each tool its own name.")
+        seen.add(tool.name)
+    return list(tools)
 
 
 def metadata(tool: BaseTool) -> dict[str, Any]:
@@ -157,53 +207,6 @@ def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
         if known.startswith(cleaned) or cleaned.startswith(known)
     ]
     return matches[0] if len(matches) == 1 else None
-
-
-def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
-    """Map an Action Input onto the tool's arguments.
-
-    A string fills a one-argument tool; a JSON object is used as given, except that a one-key
-    object whose key does not exist is renamed to the tool's only argument. Positional arguments
-    of a call (`write_file("a.txt", "hi")`, kept under `POSITIONAL_ARGS`) fill the arguments not
-    given by keyword, in schema order; extra ones are joined into the last. Tools without
-    arguments ignore the input.
-    """
-    names = list(tool.args)
-    if not names:
-        return {}
-    if isinstance(tool_input, str):
-        return {names[0]: tool_input}
-    if POSITIONAL_ARGS in tool_input:
-        return _bind_positional(names, tool_input)
-    if len(names) == 1 and len(tool_input) == 1 and names[0] not in tool_input:
-        return {names[0]: next(iter(tool_input.values()))}
-    return dict(tool_input)
-
-
-def _bind_positional(names: list[str], tool_input: dict[str, Any]) -> dict[str, Any]:
-    keywords = {key: value for key, value in tool_input.items() if key != POSITIONAL_ARGS}
-    values = list(tool_input[POSITIONAL_ARGS])
-    free = [name for name in names if name not in keywords] or names[-1:]
-    if len(values) > len(free):  # `search("rose", "price")` -> query="rose, price"
-        rest = values[len(free) - 1 :]
-        values[len(free) - 1 :] = [", ".join(v if isinstance(v, str) else str(v) for v in rest)]
-    return {**dict(zip(free, values, strict=False)), **keywords}
-
-
-def bind_arguments(
-    tool: BaseTool | None, tool_input: ActionInput
-) -> tuple[dict[str, Any], ActionInput]:
-    """`(args, tool_input)` for one action.
-
-    The arguments to call the tool with (`{"input": ...}` for an unknown tool), and the input to
-    show and record: as parsed, except that positional call arguments (`write_file("a.txt",
-    "hi")`) are shown mapped onto their names.
-    """
-    if tool is None:
-        return {"input": tool_input}, tool_input
-    args = tool_arguments(tool, tool_input)
-    positional = isinstance(tool_input, dict) and POSITIONAL_ARGS in tool_input
-    return args, args if positional else tool_input
 
 
 def observation_text(result: Any) -> str:
@@ -253,27 +256,3 @@ def truncate(text: str, max_chars: int | None, marker: str = TRUNCATED) -> str:
     room = max_chars - len(marker.format(count=len(text)))
     kept = text[:room].rstrip()
     return kept + marker.format(count=len(text) - len(kept))
-
-
-_PLACEHOLDER = (
-    r"(?:the |a |an |one |your )?(?:{name}|input(?: for the tool)?)(?: itself)?"
-    r"(?: \((?:string|text|integer|number|boolean)\))?(?:,? as (?:plain text|a string))?"
-)
-
-
-def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
-    """Whether the model wrote the description of an input instead of one.
-
-    Small models copy the tool list's input line (`expression (string) as plain text`, `the
-    query itself`) or the argument's name as the input. Caught for tools with one text argument,
-    where such an input can only be a copy.
-    """
-    if len(args) != 1:
-        return False
-    ((name, value),) = args.items()
-    if not isinstance(value, str):
-        return False
-    written = value.strip().strip("'\"`.").strip().lower()
-    pattern = _PLACEHOLDER.format(name=re.escape(name.lower().replace("_", " ")))
-    copied = re.fullmatch(pattern, written.replace("_", " ")) is not None
-    return copied and len(tool.args) == 1  # `tool.args` builds the schema: asked last

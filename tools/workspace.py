@@ -10,6 +10,7 @@ agent loop asks the user and invokes an approved call with
 the shell command is not sandboxed beyond its working directory and timeout.
 """
 
+import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from langchain_core.runnables import RunnableConfig
@@ -21,6 +22,8 @@ from tools.terminal import run_shell_command
 
 MAX_WRITE_CHARS = 1_000_000
 MAX_LISTED_ENTRIES = 200
+_FILE_TRUNCATED = "\n…[truncated: the file has {size} bytes]"
+"""The marker at the end of a file's text that `read_file` cut (see `truncate`)."""
 
 
 class WorkspaceError(ValueError, ToolException):
@@ -93,12 +96,21 @@ class Workspace:
         return resolved
 
     def read_file(self, path: str) -> str:
-        """Return the text of a workspace file (undecodable bytes replaced, long text truncated)."""
+        """Return the text of a workspace file (undecodable bytes replaced, long text truncated).
+
+        Only the start of the file is read (one character more than `max_output_chars`), so a
+        huge file costs no more than a short one. The marker of a cut text gives the file's size
+        in bytes: how many characters were cut would need the whole file read.
+        """
         target = self.resolve(path)
         if not target.is_file():
             raise WorkspaceError(f"There is no file {path!r} in the workspace; use list_files.")
-        text = target.read_text(encoding="utf-8", errors="replace")
-        return truncate(text, self.max_output_chars) if text else "(the file is empty)"
+        with target.open(encoding="utf-8", errors="replace") as file:
+            text = file.read(self.max_output_chars + 1)
+            size = os.fstat(file.fileno()).st_size
+        if not text:
+            return "(the file is empty)"
+        return truncate(text, self.max_output_chars, _FILE_TRUNCATED.format(size=size))
 
     def write_file(self, path: str, content: str) -> str:
         """Write `content` to a workspace file, replacing it and creating parent folders."""

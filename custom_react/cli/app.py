@@ -139,7 +139,7 @@ def chat(
 ) -> None:
     """Talk with the agent: each question sees the thread's earlier questions and answers."""
     from custom_react.cli.chat import ask_approval, converse
-    from custom_react.pausing.state import MemoryStore
+    from custom_react.pausing.store import MemoryStore
 
     tools = load_tools(mcp_server or [], workspace)
     store = SQLiteStore(checkpoint) if checkpoint else MemoryStore()

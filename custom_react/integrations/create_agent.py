@@ -43,12 +43,13 @@ from langchain_core.messages.tool import ToolCall
 from langchain_core.tools import BaseTool, tool
 
 from custom_react.answering import AnswerInvalid, AnswerSchema
+from custom_react.arguments import bind_arguments
 from custom_react.events import PARSE_ERROR_TOOL
 from custom_react.formats import FormatName, ReActFormat, get_format
-from custom_react.parser import Action, ParseError
+from custom_react.parser import Action, ParseError, not_too_deep
 from custom_react.parsing.markers import strip_think
 from custom_react.scratchpad import REACT_LOG, message_exchanges, render_transcript
-from custom_react.toolbox import bind_arguments, resolve_tool
+from custom_react.toolbox import resolve_tool
 
 
 @tool(PARSE_ERROR_TOOL)
@@ -151,7 +152,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         message = reply if isinstance(reply, AIMessage) else AIMessage(content=reply.text)
         text = message.text
         try:
-            step = self.step_format.parse(text, self.language)
+            step = not_too_deep(self.step_format.parse(text, self.language), text, self.language)
             if isinstance(step, Action):
                 chosen = resolve_tool(step.tool, tools)
                 args, _ = bind_arguments(chosen, step.tool_input)

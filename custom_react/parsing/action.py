@@ -64,7 +64,7 @@ class WrittenCall:
     @property
     def is_final_answer(self) -> bool:
         """A call to `final_answer` / `Final Answer` / `Finish`: the model is answering."""
-        return _KEY_NOISE.sub("", self.name.lower()) in _FINAL_NAMES
+        return is_final_answer_name(self.name)
 
     @property
     def answer(self) -> str:
@@ -74,6 +74,11 @@ class WrittenCall:
             rest = {k: v for k, v in value.items() if k != POSITIONAL_ARGS} or value
             value = rest.get("answer", next(iter(rest.values())) if len(rest) == 1 else rest)
         return value.strip() if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def is_final_answer_name(name: str) -> bool:
+    """Whether a tool name reads as the Final Answer (`finish`, `final_answer`, `最终答案`, ...)."""
+    return _KEY_NOISE.sub("", name.lower()) in _FINAL_NAMES
 
 
 def clean_tool_name(written: str) -> str:

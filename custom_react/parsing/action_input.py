@@ -30,6 +30,28 @@ _WRAPPERS = ("**", "```", "`", '"', "'", "*")  # pairs around an input; longest 
 _STRAY_STARS = re.compile(r"\*++[ \t]++(?=\S)")  # `** {"query": ...}`, `** rose`: bold never closed
 
 
+MAX_INPUT_DEPTH = 32
+"""The deepest Action Input the loop reads: a JSON object nested deeper is a format error (tool
+arguments are rarely more than a few levels deep; hundreds would exhaust Python's recursion)."""
+
+
+def input_depth(value: Any) -> int:
+    """How deeply `value` nests objects and lists (a string is 0), counted without recursion."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list | tuple):
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth > MAX_INPUT_DEPTH:
+                return depth  # too deep already: no need to walk the rest
+            stack.extend(
+                (child, depth) for child in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest
+
+
 def parse_action_input(raw: str) -> ActionInput:
     """Normalise an Action Input.
 

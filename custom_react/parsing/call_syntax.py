@@ -5,7 +5,7 @@ arguments at top-level commas (quotes and brackets respected) and reads each one
 (any quote style, triple quotes included, escapes decoded, a missing closing quote forgiven), a JSON
 or Python literal, or else the bare text. One positional argument becomes the Action Input itself,
 keywords become a dict, and several positional arguments are kept in order under `POSITIONAL_ARGS`
-for `toolbox.tool_arguments` to map onto the tool's schema -- this module does not know the tools.
+for `arguments.tool_arguments` to map onto the tool's schema -- this module does not know the tools.
 It runs in linear time: regex jumps between the characters that matter, and no pattern backtracks.
 """
 

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.tools import BaseTool
 
+from custom_react.arguments import bind_arguments
 from custom_react.parser import ActionInput
 from custom_react.prompts import message
-from custom_react.toolbox import bind_arguments
 
 if TYPE_CHECKING:
     from custom_react.toolbox import ActionRequest
@@ -40,11 +40,15 @@ class Decision:
 
     `Decision("approve")`, `Decision("edit", new_input)` (the new Action Input: text or a JSON
     object) or `Decision("reject", reason)`. `Decision.read` also takes the JSON forms
-    `{"approve": true}`, `{"edit": ...}` and `{"reject": "reason"}`.
+    `{"approve": true}`, `{"edit": ...}` and `{"reject": "reason"}`. Bound to the call the
+    person saw with its `digest` (`{"approve": true, "digest": state["pending"]["digest"]}`): a
+    resume whose waiting call has another digest is refused before anything runs.
     """
 
     kind: Literal["approve", "edit", "reject"]
     value: ActionInput = ""
+    digest: str = ""
+    """The digest of the call the person decided about (`pausing.state.call_digest`), if given."""
 
     @classmethod
     def read(cls, decision: Decision | dict[str, Any] | str) -> Decision:
@@ -57,17 +61,19 @@ class Decision:
             return decision
         if decision == "approve":
             return cls("approve")
-        if isinstance(decision, dict) and len(decision) == 1:
-            ((kind, value),) = decision.items()
+        if isinstance(decision, dict) and isinstance(decision.get("digest", ""), str):
+            digest = decision.get("digest", "")
+            rest = {key: value for key, value in decision.items() if key != "digest"}
+            ((kind, value),) = rest.items() if len(rest) == 1 else (("", None),)
             if kind == "approve" and value is True:
-                return cls("approve")
+                return cls("approve", digest=digest)
             if kind == "edit" and isinstance(value, str | dict):
-                return cls("edit", value)
+                return cls("edit", value, digest)
             if kind == "reject" and isinstance(value, str):
-                return cls("reject", value)
+                return cls("reject", value, digest)
         raise ValueError(
-            f"Unknown decision {decision!r}: use {{'approve': True}}, {{'edit': <new input>}} "
-            "or {'reject': '<reason>'}."
+            f"Unknown decision {decision!r:.200}: use {{'approve': True}}, {{'edit': <new input>}} "
+            "or {'reject': '<reason>'}, with the call's 'digest' if you have it."
         )
 
 

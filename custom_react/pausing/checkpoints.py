@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from custom_react.pausing.state import STATE_VERSION
+from custom_react.pausing.store import Claim, ResumeRefused, taken_step
 
 if TYPE_CHECKING:
     from custom_react.memory import AgentResult
@@ -36,11 +37,20 @@ CREATE TABLE IF NOT EXISTS steps (
     run_id TEXT NOT NULL, position INTEGER NOT NULL, step TEXT NOT NULL,
     PRIMARY KEY (run_id, position)
 );
+CREATE TABLE IF NOT EXISTS claims (
+    run_id TEXT NOT NULL, call_id TEXT NOT NULL, claimed REAL NOT NULL, position INTEGER,
+    PRIMARY KEY (run_id, call_id)
+);
 """
+_TABLES = {"meta", "runs", "steps", "claims"}
 
 
 class CheckpointError(RuntimeError):
-    """The checkpoint file cannot be used: another format version, or an unknown run id."""
+    """The checkpoint file cannot be used: not a store of runs, or another format version."""
+
+
+class UnknownRun(CheckpointError, LookupError):
+    """No run has this id in the store."""
 
 
 @dataclass(frozen=True)
@@ -62,14 +72,33 @@ class SQLiteStore:
         """Open (or create) the store at `path`.
 
         Raises:
-            CheckpointError: The file was written with another checkpoint format version.
+            CheckpointError: The file is not an SQLite database, is another program's database,
+                or was written with another checkpoint format version (each named with the path).
         """
         self.path = Path(path)
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")  # kept by the file: set once, not per write
-            db.executescript(_SCHEMA)
-            db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (str(STATE_VERSION),))
-            (found,) = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        try:
+            with self._connect() as db:
+                tables = {
+                    row[0]
+                    for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                }
+                if (tables and not tables <= _TABLES | {"sqlite_sequence"}) or (
+                    tables and "meta" not in tables
+                ):
+                    raise CheckpointError(
+                        f"{self.path} is another program's database (tables: "
+                        f"{', '.join(sorted(tables))}), not a custom-react checkpoint store. "
+                        "Give checkpoint=SQLiteStore(...) a new file."
+                    )
+                db.execute("PRAGMA journal_mode=WAL")  # kept by the file: set once, not per write
+                db.executescript(_SCHEMA)
+                db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (str(STATE_VERSION),))
+                (found,) = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        except sqlite3.DatabaseError as error:
+            raise CheckpointError(
+                f"{self.path} is not a custom-react checkpoint store ({error}): give "
+                "checkpoint=SQLiteStore(...) a new file, or the store a run was saved in."
+            ) from None
         if found != str(STATE_VERSION):
             raise CheckpointError(
                 f"{self.path} holds checkpoints in format {found}; this version of custom-react "
@@ -98,12 +127,50 @@ class SQLiteStore:
             db.executemany("INSERT OR IGNORE INTO steps VALUES (?, ?, ?)", rows)
 
     def add_step(self, run_id: str, index: int, step: dict[str, Any]) -> None:
-        """Write the run's step number `index` (0-based)."""
+        """Write the run's step number `index` (0-based); a tool step marks its call's claim done.
+
+        The step and the claim are one transaction: a call's result is recorded exactly when
+        its claim is marked done.
+
+        Raises:
+            ResumeRefused: The run already has a step `index` (another process wrote it).
+        """
+        try:
+            with self._connect() as db:
+                db.execute(
+                    "INSERT INTO steps VALUES (?, ?, ?)",
+                    (run_id, index, json.dumps(step, ensure_ascii=False)),
+                )
+                if step.get("kind") == "tool_step":
+                    db.execute(
+                        "UPDATE claims SET position = ? WHERE run_id = ? AND call_id = ?",
+                        (index, run_id, step.get("tool_call_id")),
+                    )
+        except sqlite3.IntegrityError:
+            raise ResumeRefused(taken_step(run_id, index)) from None
+
+    def claim(self, run_id: str, call_id: str) -> Claim:
+        """Claim the run's waiting call before it runs: "claimed", "taken" or its recorded step.
+
+        One transaction: of two processes that claim the same call at once, one gets "claimed".
+        """
         with self._connect() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO steps VALUES (?, ?, ?)",
-                (run_id, index, json.dumps(step, ensure_ascii=False)),
-            )
+            added = db.execute(
+                "INSERT OR IGNORE INTO claims VALUES (?, ?, ?, NULL)",
+                (run_id, call_id, time.time()),
+            ).rowcount
+            if added:
+                return "claimed"
+            row = db.execute(
+                "SELECT s.step FROM claims c LEFT JOIN steps s "
+                "ON s.run_id = c.run_id AND s.position = c.position "
+                "WHERE c.run_id = ? AND c.call_id = ?",
+                (run_id, call_id),
+            ).fetchone()
+        if row is None or row[0] is None:
+            return "taken"
+        recorded: dict[str, Any] = json.loads(row[0])
+        return recorded
 
     def finish(self, run_id: str, result: AgentResult) -> None:
         """Write how the run ended; a paused run keeps its state (with the pending call)."""
@@ -124,7 +191,7 @@ class SQLiteStore:
         """The run's state with every step written so far.
 
         Raises:
-            CheckpointError: No run has this id (the message lists the latest ones).
+            UnknownRun: No run has this id (the message lists the latest ones).
         """
         with self._connect() as db:
             row = db.execute("SELECT state FROM runs WHERE run_id = ?", (run_id,)).fetchone()
@@ -133,7 +200,7 @@ class SQLiteStore:
             ).fetchall()
         if row is None:
             known = ", ".join(run.run_id for run in self.runs()[:5]) or "none"
-            raise CheckpointError(f"No run {run_id!r} in {self.path} (latest: {known}).")
+            raise UnknownRun(f"No run {run_id!r} in {self.path} (latest: {known}).")
         state: dict[str, Any] = json.loads(row[0])
         return {**state, "steps": [json.loads(step) for (step,) in steps]}
 

@@ -1,126 +1,53 @@
 """A run as JSON, and reading it back to resume it: from a paused run's state, or a store by id.
 
 `run_state` writes a run (question, earlier conversation, every step record, the waiting call)
-as plain JSON data with `STATE_VERSION`; `read_state` reads it back as a `RunStart`.
-`RunStore` is what the agent's `checkpoint=` takes; `MemoryStore` is one in memory
-(`checkpoints.SQLiteStore` is one in a file). A store also keeps threads: `history(thread_id)` is
-what a new question of the thread sees of the earlier ones. `resume_run` reads the agent's
-`{"resume": state_or_run_id, "decision": ...}` input: the `state` a paused run returned, or a run
-id looked up in the store. A resumed run keeps its steps: their tools never run again, and the
-model is asked for the next step from where it stopped. A new question never comes here
-(`memory.open_run`).
+as plain JSON data with `STATE_VERSION`; `read_state` reads it back as a `RunStart`, checking
+every field first (`read_record`): a malformed state is refused before any tool runs. The waiting
+call carries its `digest` (a hash of its id, tool and arguments): a resume whose call does not
+match it, or a `Decision` that names another digest, is refused. With the agent's `state_key`
+the whole state is also signed (`sign_state`), and a state that was changed, or not signed, is
+refused.
+
+With a store (`store.py`), a state given as JSON is checked against the stored run, so a stale
+state (one already resumed) is refused. `resume_run` reads the agent's `{"resume": state_or_run_id, "decision": ...}` input. A new
+question never comes here (`memory.open_run`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
-import threading
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
+from pydantic import TypeAdapter, ValidationError
 
-from custom_react.events import (
-    AnswerRejected,
-    FinalAnswerEvent,
-    ParseFailure,
-    Step,
-    ToolStep,
-)
+from custom_react.events import FinalAnswerEvent, Step, ToolStep
 from custom_react.pausing.approval import Decision
+from custom_react.pausing.records import (
+    call_digest,
+    pending_from_dict,
+    pending_to_dict,
+    step_from_dict,
+    step_to_dict,
+)
+from custom_react.pausing.store import ResumeRefused, RunStore
 from custom_react.toolbox import ActionRequest
 
-if TYPE_CHECKING:
-    from custom_react.memory import AgentResult
-
-STATE_VERSION = 1
+STATE_VERSION = 2
 """Bumped whenever the JSON shape of a run changes; older states are refused, not misread."""
-_KINDS: dict[str, type[Any]] = {
-    kind.type: kind for kind in (ToolStep, ParseFailure, AnswerRejected, FinalAnswerEvent)
+_STATE_FIELDS: dict[str, Any] = {
+    "version": int,
+    "run_id": str,
+    "thread_id": str | None,
+    "question": str,
+    "chat_history": list[dict[str, Any]],
+    "steps": list[dict[str, Any]],
+    "pending": dict[str, Any] | None,
 }
-
-
-@runtime_checkable
-class RunStore(Protocol):
-    """Where a run's steps are written as they are recorded (`checkpoints.SQLiteStore`)."""
-
-    def begin(self, run_id: str, state: dict[str, Any]) -> None:
-        """Register a run (and the steps it already has); a known run is left as it is."""
-
-    def add_step(self, run_id: str, index: int, step: dict[str, Any]) -> None:
-        """Write the run's step number `index`."""
-
-    def finish(self, run_id: str, result: AgentResult) -> None:
-        """Write how the run ended (and its state, when it paused)."""
-
-    def load(self, run_id: str) -> dict[str, Any]:
-        """The run's state, as `run_state` wrote it, with every step written so far."""
-
-    def history(self, thread_id: str) -> list[tuple[str, str]]:
-        """The (question, answer) of every run of the thread that ended with its answer, in order."""
-
-
-class MemoryStore:
-    """A `RunStore` in this process's memory: threads and resumable runs for as long as it lives.
-
-    What `SQLiteStore` keeps in a file, kept in dicts (each state copied as JSON, as a file would):
-    for a chat session, or tests, with nothing written to disk.
-    """
-
-    def __init__(self) -> None:
-        self._runs: dict[str, dict[str, Any]] = {}
-        self._steps: dict[str, dict[int, dict[str, Any]]] = {}
-        self._lock = threading.Lock()
-
-    def begin(self, run_id: str, state: dict[str, Any]) -> None:
-        """Register a run (and the steps it already has); a known run is left as it is."""
-        with self._lock:
-            if run_id not in self._runs:
-                self._runs[run_id] = {"state": _copy(state), "stop_reason": None, "output": None}
-                self._steps[run_id] = dict(enumerate(_copy(state["steps"])))
-
-    def add_step(self, run_id: str, index: int, step: dict[str, Any]) -> None:
-        """Write the run's step number `index`."""
-        with self._lock:
-            self._steps[run_id][index] = _copy(step)
-
-    def finish(self, run_id: str, result: AgentResult) -> None:
-        """Write how the run ended (and its state, when it paused)."""
-        with self._lock:
-            run = self._runs[run_id]
-            run["state"] = (
-                _copy(result.state) if result.state else {**run["state"], "pending": None}
-            )
-            run["stop_reason"] = result.stop_reason
-            run["output"] = result.output
-
-    def load(self, run_id: str) -> dict[str, Any]:
-        """The run's state with every step written so far.
-
-        Raises:
-            ValueError: No run has this id.
-        """
-        with self._lock:
-            if run_id not in self._runs:
-                raise ValueError(f"No run {run_id!r} in this memory store.")
-            steps = [self._steps[run_id][i] for i in sorted(self._steps[run_id])]
-            state: dict[str, Any] = _copy({**self._runs[run_id]["state"], "steps": steps})
-            return state
-
-    def history(self, thread_id: str) -> list[tuple[str, str]]:
-        """The (question, answer) of every run of the thread that ended with its answer, in order."""
-        with self._lock:
-            return [
-                (run["state"]["question"], run["output"])
-                for run in self._runs.values()
-                if run["state"].get("thread_id") == thread_id
-                and run["stop_reason"] == "final_answer"
-            ]
-
-
-def _copy(data: Any) -> Any:
-    return json.loads(json.dumps(data, ensure_ascii=False))
 
 
 @dataclass(frozen=True)
@@ -142,16 +69,7 @@ class RunStart:
         return max([*done, self.pending.iteration if self.pending else 0])
 
 
-def step_to_dict(step: Step) -> dict[str, Any]:
-    """One step record as JSON data, with its kind."""
-    return {"kind": step.type, **{k: v for k, v in asdict(step).items() if k != "type"}}
-
-
-def step_from_dict(data: dict[str, Any]) -> Step:
-    """The step record `step_to_dict` wrote."""
-    fields = {key: value for key, value in data.items() if key != "kind"}
-    step: Step = _KINDS[data["kind"]](**fields)
-    return step
+# -- A run as JSON -------------------------------------------------------------------------------
 
 
 def run_state(
@@ -161,24 +79,41 @@ def run_state(
     run_id: str,
     pending: ActionRequest | None = None,
     thread_id: str | None = None,
+    key: str | bytes | None = None,
 ) -> dict[str, Any]:
-    """The run as JSON data: enough to resume it in another process, later."""
-    return {
+    """The run as JSON data: enough to resume it in another process, later (signed with `key`)."""
+    state = {
         "version": STATE_VERSION,
         "run_id": run_id,
         "thread_id": thread_id,
         "question": question,
         "chat_history": messages_to_dict(list(chat_history)),
         "steps": [step_to_dict(step) for step in steps],
-        "pending": asdict(pending) if pending else None,
+        "pending": pending_to_dict(pending) if pending else None,
     }
+    return sign_state(state, key) if key is not None else state
 
 
-def read_state(state: dict[str, Any]) -> RunStart:
-    """The run `run_state` wrote.
+def sign_state(state: dict[str, Any], key: str | bytes) -> dict[str, Any]:
+    """The state with its `signature`: an HMAC-SHA256 of its JSON with the application's `key`."""
+    unsigned = {name: value for name, value in state.items() if name != "signature"}
+    return {**unsigned, "signature": _signature(unsigned, key)}
+
+
+def _signature(state: dict[str, Any], key: str | bytes) -> str:
+    secret = key.encode() if isinstance(key, str) else key
+    text = json.dumps(state, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hmac.new(secret, text.encode(), hashlib.sha256).hexdigest()
+
+
+def read_state(state: Any, key: str | bytes | None = None) -> RunStart:
+    """The run `run_state` wrote, every field checked before anything runs.
 
     Raises:
-        ValueError: The state was written by another version of its format, or is not a state.
+        ResumeRefused: With `key`, the state is not signed with it, or was changed since; or the
+            waiting call was changed after the pause.
+        ValueError: The state was written by another version of its format, or a field is
+            missing or wrong (named).
     """
     if not isinstance(state, dict) or "steps" not in state:
         raise ValueError("Not a run state: resume with the `state` a paused run returned.")
@@ -188,37 +123,101 @@ def read_state(state: dict[str, Any]) -> RunStart:
             f"custom-react reads version {STATE_VERSION}: finish the run with the version "
             "that paused it, or start it again."
         )
-    pending = state.get("pending")
+    if key is not None:
+        unsigned = {name: value for name, value in state.items() if name != "signature"}
+        signature = state.get("signature")
+        if not isinstance(signature, str) or not hmac.compare_digest(
+            signature, _signature(unsigned, key)
+        ):
+            raise ResumeRefused(
+                "This run state is not signed with the agent's state_key, or was changed after "
+                "it was signed. Nothing ran; resume with the state as the paused run returned it."
+            )
+    for name, kind in _STATE_FIELDS.items():
+        try:
+            TypeAdapter(kind).validate_python(state.get(name), strict=True)
+        except ValidationError:
+            raise ValueError(
+                f"The run state's {name!r} must be a {kind}, not {state.get(name)!r:.80}."
+            ) from None
+    try:
+        history = messages_from_dict(state["chat_history"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"The run state's 'chat_history' cannot be read: {error}.") from None
+    steps = [step_from_dict(step, f"step {i + 1}") for i, step in enumerate(state["steps"])]
     return RunStart(
         question=state["question"],
-        chat_history=messages_from_dict(state.get("chat_history") or []),
-        steps=[step_from_dict(step) for step in state["steps"]],
+        chat_history=history,
+        steps=steps,
         run_id=state["run_id"],
-        pending=ActionRequest(**pending) if pending else None,
-        thread_id=state.get("thread_id"),
+        pending=pending_from_dict(state["pending"]) if state["pending"] else None,
+        thread_id=state["thread_id"],
     )
 
 
-def resume_run(agent_input: dict[str, Any], store: RunStore | None) -> RunStart:
+def resume_run(
+    agent_input: dict[str, Any], store: RunStore | None, key: str | bytes | None = None
+) -> RunStart:
     """Where a resumed run starts: its saved steps, and the person's decision on a waiting call.
 
+    A state given as JSON is checked against the store's copy when the store knows the run: a
+    state older than the stored run (it was resumed already) is refused. A waiting call whose
+    result is already recorded (the process died after it ran) needs no decision: the run goes on
+    from its recorded Observation.
+
     Raises:
-        ValueError: A resume by id without a store to find it in, a run that already ended with
-            its final answer, or a paused run resumed without a decision about its waiting call.
+        ResumeRefused: The state is stale, tampered with, or the decision names another call.
+        ValueError: A resume by id without a store to find it in, a malformed state, a run that
+            already ended with its final answer, or a paused run resumed without a decision.
     """
     saved = agent_input["resume"]
     if isinstance(saved, str):
         if store is None:
             raise ValueError("Resuming a run by id needs the checkpoint store it was saved in.")
-        saved = store.load(saved)
-    start = read_state(saved)
+        start = read_state(store.load(saved))  # the store is trusted: it is not signed
+    else:
+        start = read_state(saved, key)
+        if store is not None:
+            check_not_stale(start, store)
     if start.steps and isinstance(start.steps[-1], FinalAnswerEvent):
         raise ValueError(f"Run {start.run_id} already ended with its final answer.")
     if start.pending is None:
         return start
+    if any(
+        isinstance(step, ToolStep) and step.tool_call_id == start.pending.tool_call_id
+        for step in start.steps
+    ):
+        return replace(start, pending=None)  # it ran, and its step was recorded: go on from it
     if agent_input.get("decision") is None:
         raise ValueError(
             f"The run waits for a decision about {start.pending.tool}: resume it with "
             "{'resume': ..., 'decision': {'approve': True} | {'edit': ...} | {'reject': ...}}."
         )
-    return replace(start, decision=Decision.read(agent_input["decision"]))
+    decision = Decision.read(agent_input["decision"])
+    if decision.digest and not hmac.compare_digest(decision.digest, call_digest(start.pending)):
+        raise ResumeRefused(
+            f"The decision was made about another call than the one this run waits for "
+            f"({start.pending.tool}): its digest does not match. Nothing ran."
+        )
+    return replace(start, decision=decision)
+
+
+def check_not_stale(start: RunStart, store: RunStore) -> None:
+    """Refuse a state older than the store's copy of its run (it was resumed since).
+
+    Raises:
+        ResumeRefused: The store has more steps than the state, or another waiting call.
+    """
+    try:
+        stored = store.load(start.run_id)
+    except (KeyError, ValueError, LookupError):
+        return  # the store does not know the run yet: this resume registers it
+    stored_pending = stored.get("pending") or {}
+    if len(stored["steps"]) > len(start.steps) or (
+        start.pending is not None and stored_pending.get("digest") != call_digest(start.pending)
+    ):
+        raise ResumeRefused(
+            f"This state of run {start.run_id} is older than the stored run "
+            f"({len(start.steps)} steps here, {len(stored['steps'])} stored): it was resumed "
+            "already. Nothing ran; resume it by id to continue from the stored steps."
+        )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -57,6 +58,71 @@ def invoking(
         return runnable.ainvoke(value, config, **kwargs)
 
     return Call(run, arun)
+
+
+class TimedOut(Exception):
+    """A call did not finish within its time limit (`within`); the loop no longer waits for it."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"did not finish within {seconds:g} s")
+        self.seconds = seconds
+
+
+class Crashed(Exception):
+    """A call raised something that is not an `Exception` (`GeneratorExit`, say): made one."""
+
+
+def within(call: Call[T], seconds: float | None) -> Call[T]:
+    """`call` with a time limit of `seconds` (None: none), raising `TimedOut` when it passes.
+
+    Awaited, the call is cancelled at the limit. Made plainly, it runs in a daemon thread that is
+    left behind at the limit: Python cannot stop a thread, so a tool's own code keeps running
+    until it returns (the terminal tool stops its process itself). Either way, something the
+    call raises that is not an `Exception` comes back as `Crashed`, so it ends neither the loop
+    nor its stream.
+    """
+
+    def run() -> T:
+        try:
+            return call.run() if seconds is None else _run_in_thread(call.run, seconds)
+        except (GeneratorExit, StopIteration, StopAsyncIteration) as error:
+            raise Crashed(f"{type(error).__name__}: {error}") from error
+
+    async def arun() -> T:
+        try:
+            if seconds is None:
+                return await call.arun()
+            return await asyncio.wait_for(call.arun(), seconds)
+        except TimeoutError as error:
+            if seconds is not None and not isinstance(error, TimedOut):
+                raise TimedOut(seconds) from None
+            raise
+        except (GeneratorExit, StopIteration, StopAsyncIteration) as error:
+            raise Crashed(f"{type(error).__name__}: {error}") from error
+
+    return Call(run, arun)
+
+
+def _run_in_thread(make: Callable[[], T], seconds: float) -> T:
+    """`make()` in a daemon thread (with this thread's context); `TimedOut` after `seconds`."""
+    done: list[T] = []
+    failed: list[BaseException] = []
+    context = contextvars.copy_context()
+
+    def work() -> None:
+        try:
+            done.append(context.run(make))
+        except BaseException as error:  # handed to the caller below
+            failed.append(error)
+
+    worker = threading.Thread(target=work, name="custom-react-tool", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise TimedOut(seconds)
+    if failed:
+        raise failed[0]
+    return done[0]
 
 
 def sleeping(seconds: float) -> Call[None]:

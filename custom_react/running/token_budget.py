@@ -7,15 +7,18 @@ stay whole; older observations are cut, oldest first, each with a visible marker
 was cut and where the full text is. A step and its observation are never separated. The run's
 history (`result["messages"]`, `intermediate_steps`) keeps every observation in full.
 
-Tokens are counted with the chat model's own `get_num_tokens_from_messages` when it works
-offline; many need a tokenizer download (OpenAI's tiktoken, Hugging Face's GPT-2), so when it
-fails once the agent uses `estimate_tokens` for the rest of its life: a deliberately generous
-estimate (one token per 3 ASCII characters, one per other character, 4 per message) that errs
-towards shorter prompts.
+Tokens are counted by `tokens.TokenCounter`: the model's own counter, or a generous estimate.
+
+The cost stays linear in the number of steps per model call: what each step's shortening
+changes is counted once, in a prompt of that step alone (`StepCosts`, kept from one model call to
+the next); their running sum estimates each shortened prompt within a token per shortening, and
+`first_fit.first_fit` counts only the prompts the estimate does not rule out. The history's
+turns are dropped the same way.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -25,6 +28,8 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from custom_react.events import Step, ToolStep
 from custom_react.prompts import load_messages
+from custom_react.running.first_fit import first_fit
+from custom_react.running.tokens import TokenCounter, prompt_budget
 
 Build = Callable[[Sequence[Step]], list[BaseMessage]]
 """Writes the prompt for the given steps."""
@@ -35,57 +40,16 @@ KEEP_WHOLE = 1
 """How many of the newest tool steps are never shortened."""
 SHORT_CHARS = (300, 0)
 """What an older observation is cut to: first to 300 characters, then to the marker alone."""
-MARKER = (
-    "[observation shortened to fit the prompt: {shown} of {total} characters shown; the full "
-    "text is kept in the run's history, and repeating this action shows it again]"
-)
-
-
-REPLY_ROOM = 512
-"""Tokens left for the reply when the budget comes from the model's context window."""
-
-
-def prompt_budget(llm: BaseChatModel) -> int | None:
-    """The prompt budget a model announces: `metadata["context_window"]` minus its reply room."""
-    window = (llm.metadata or {}).get("context_window")
-    if not isinstance(window, int):
-        return None
-    reply = getattr(llm, "max_tokens", None)
-    return window - (reply if isinstance(reply, int) else REPLY_ROOM)
-
-
-def estimate_tokens(messages: Sequence[BaseMessage]) -> int:
-    """A generous offline token count: ASCII characters / 3, other characters 1 each, +4 a message."""
-    total = 0
-    for message in messages:
-        text = message.text
-        ascii_chars = sum(char.isascii() for char in text)
-        total += 4 + -(-ascii_chars // 3) + (len(text) - ascii_chars)
-    return total
-
-
-class TokenCounter:
-    """Counts a prompt's tokens with the model's own counter, or the estimate once that fails."""
-
-    def __init__(self, llm: BaseChatModel) -> None:
-        """Use `llm.get_num_tokens_from_messages` until it fails once."""
-        self.llm = llm
-        self.use_model = (llm.metadata or {}).get("count_tokens") != "estimate"
-
-    def __call__(self, messages: Sequence[BaseMessage]) -> int:
-        """The number of tokens of `messages`."""
-        if self.use_model:
-            try:
-                return self.llm.get_num_tokens_from_messages(list(messages))
-            except Exception:  # an offline tokenizer download, or no counter at all
-                self.use_model = False
-        return estimate_tokens(messages)
+MARKER = load_messages("en")["shortened"]
+"""The note that ends a shortened observation (the run's language's, for the agent)."""
 
 
 class PromptBudget:
     """The most tokens one prompt of one agent may have, and how they are counted.
 
-    `PromptBudget.of(llm, max_prompt_tokens)` is None when there is no budget to keep.
+    `PromptBudget.of(llm, max_prompt_tokens)` is None when there is no budget to keep. It keeps
+    what each step's shortening saves (`StepCosts`) from one model call to the next, so a call
+    counts only its new steps' parts, and the whole prompt a few times (`first_fit`).
     """
 
     def __init__(self, llm: BaseChatModel, limit: int, language: str = "en") -> None:
@@ -93,6 +57,9 @@ class PromptBudget:
         self.limit = limit
         self.count = TokenCounter(llm)
         self.marker = load_messages(language)["shortened"]
+        self.costs = StepCosts(self.marker)
+        self.counted_by_model = self.count.use_model
+        """How `costs` were counted: a counter that fell back to the estimate starts them anew."""
 
     @classmethod
     def of(
@@ -111,11 +78,115 @@ class PromptBudget:
         first, a question with its answer: what this run found outranks an old conversation.
         Then older observations are shortened (`fit_steps`).
         """
-        kept = list(history)
-        while kept and self.count(build(steps, kept)) > self.limit:
-            kept = without_oldest_turn(kept)
-        shown = fit_steps(steps, partial(build, history=kept), self.limit, self.count, self.marker)
+        kept, total = fit_history(steps, history, build, self.limit, self.count)
+        if self.count.use_model != self.counted_by_model:  # the model's counter failed
+            self.costs = StepCosts(self.marker)
+            self.counted_by_model = self.count.use_model
+        self.costs.keep_only(steps)
+        shown = fit_steps(
+            steps,
+            partial(build, history=kept),
+            self.limit,
+            self.count,
+            self.marker,
+            costs=self.costs,
+            total=total,
+        )
         return shown, kept
+
+
+SPARE_ENTRIES = 64
+"""`StepCosts` forgets the steps of other runs when it holds this many more than twice a run's."""
+
+
+class StepCosts:
+    """Each tool step's shortened versions (`SHORT_CHARS`) and the tokens each one adds.
+
+    Measured once a step: the prompt of that step alone is counted as written, cut to 300
+    characters and cut to the marker; the differences are what each shortening changes in any
+    prompt the step is in (exactly, up to how the counter rounds a message and joins text across
+    the step's edges). Kept by the step's identity: the loop passes the same frozen records to
+    every model call, and an entry holds its step, so an id is never reused while it is kept.
+    """
+
+    def __init__(self, marker: str = MARKER) -> None:
+        """No step measured yet; shortened steps carry `marker`."""
+        self.marker = marker
+        self.entries: dict[int, tuple[ToolStep, tuple[ToolStep, ...], tuple[int, ...]]] = {}
+
+    def of(
+        self, step: ToolStep, build: Build, count: Callable[[Sequence[BaseMessage]], int]
+    ) -> tuple[tuple[ToolStep, ...], tuple[int, ...]]:
+        """The step shortened in each round, and what each round adds to the prompt's tokens."""
+        entry = self.entries.get(id(step))
+        if entry is not None and entry[0] is step:
+            return entry[1], entry[2]
+        versions = tuple(shorten(step, limit, self.marker) for limit in SHORT_CHARS)
+        chain = (step, *versions)
+        sizes: dict[int, int] = {}
+
+        def size(index: int) -> int:
+            if index not in sizes:
+                sizes[index] = count(build([chain[index]]))
+            return sizes[index]
+
+        deltas = tuple(
+            0 if chain[index] is chain[index - 1] else size(index) - size(index - 1)
+            for index in range(1, len(chain))
+        )
+        self.entries[id(step)] = (step, versions, deltas)
+        return versions, deltas
+
+    def keep_only(self, steps: Sequence[Step]) -> None:
+        """Forget the steps not in `steps` once many are kept (finished runs' steps)."""
+        entries = self.entries
+        if len(entries) <= 2 * len(steps) + SPARE_ENTRIES:
+            return
+        kept = ((id(step), entries.get(id(step))) for step in steps)
+        self.entries = {key: entry for key, entry in kept if entry is not None}
+
+
+def turn_starts(history: Sequence[BaseMessage]) -> list[int]:
+    """Where the history starts after each `without_oldest_turn`: 0, ..., `len(history)`."""
+    starts = [0]
+    while starts[-1] < len(history):
+        start = starts[-1] + 1
+        while start < len(history) and not isinstance(history[start], HumanMessage):
+            start += 1
+        starts.append(start)
+    return starts
+
+
+def fit_history(
+    steps: Sequence[Step],
+    history: Sequence[BaseMessage],
+    build: BuildWith,
+    budget: int,
+    count: Callable[[Sequence[BaseMessage]], int],
+) -> tuple[list[BaseMessage], int | None]:
+    """The newest turns of the history that fit with every step whole, and that prompt's count.
+
+    The oldest turns go first, one `without_oldest_turn` at a time, until the prompt fits or no
+    history is left. Each turn is counted once in a prompt without steps; the whole prompt is
+    counted a few times (`first_fit`). The count is None when it was not made (none fits).
+    """
+    full = count(build(steps, history=history))
+    if full <= budget or not history:
+        return list(history), full
+    starts = turn_starts(history)
+    empty = count(build([], history=[]))
+    estimates = [full]
+    for start, end in itertools.pairwise(starts):
+        turn = count(build([], history=history[start:end])) - empty
+        estimates.append(estimates[-1] - turn)
+    chosen, total = first_fit(
+        lambda j: count(build(steps, history=history[starts[j] :])),
+        estimates,
+        range(len(estimates)),  # a token a turn, for counters that do not count each message
+        budget,
+        {0: full},
+    )
+    return list(history[starts[chosen] :]), total
 
 
 def without_oldest_turn(history: Sequence[BaseMessage]) -> list[BaseMessage]:
@@ -132,23 +203,49 @@ def fit_steps(
     budget: int | None,
     count: Callable[[Sequence[BaseMessage]], int],
     marker: str = MARKER,
+    *,
+    costs: StepCosts | None = None,
+    total: int | None = None,
 ) -> list[Step]:
     """The steps to show so that `build(steps)` has at most `budget` tokens, if that can be done.
 
     Older observations are shortened, oldest first, in two rounds (`SHORT_CHARS`); the newest
     `KEEP_WHOLE` tool steps, the question and the system prompt are never touched. No budget
-    (None): the steps as they are.
+    (None): the steps as they are. The result is the first of those shortenings whose prompt
+    fits (else all of them), found in linear time: each shortening's change is measured once a
+    step (`costs`, kept across calls), and `first_fit` confirms the summed estimate with real
+    counts. `total`: the count of `build(steps)`, when known.
     """
     shown = list(steps)
-    if budget is None or count(build(shown)) <= budget:
+    if budget is None:
         return shown
-    older = [i for i, step in enumerate(shown) if isinstance(step, ToolStep)][:-KEEP_WHOLE]
-    for limit in SHORT_CHARS:
-        for index in older:
-            shown[index] = shorten(steps[index], limit, marker)  # type: ignore[arg-type]
-            if count(build(shown)) <= budget:
-                return shown
-    return shown
+    if total is None:
+        total = count(build(shown))
+    if total <= budget:
+        return shown
+    if costs is None:
+        costs = StepCosts(marker)
+    older = [(i, step) for i, step in enumerate(shown) if isinstance(step, ToolStep)][:-KEEP_WHOLE]
+    measured = [(i, step, *costs.of(step, build, count)) for i, step in older]
+    rounds = range(len(SHORT_CHARS))
+    moves = [(i, versions[r]) for r in rounds for i, _, versions, _ in measured]
+    deltas = (change[r] for r in rounds for *_, change in measured)
+    estimates = list(itertools.accumulate(deltas, initial=total))
+    changed = (
+        (versions[r - 1] if r else step) is not versions[r]
+        for r in rounds
+        for _, step, versions, _ in measured
+    )
+    errors = list(itertools.accumulate(changed, initial=0))  # a token per changed step
+
+    def after(moved: int) -> list[Step]:
+        shortened = list(steps)
+        for index, version in itertools.islice(moves, moved):
+            shortened[index] = version
+        return shortened
+
+    chosen, _ = first_fit(lambda j: count(build(after(j))), estimates, errors, budget, {0: total})
+    return after(chosen)
 
 
 def shorten(step: ToolStep, limit: int, marker: str = MARKER) -> ToolStep:

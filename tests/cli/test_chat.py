@@ -11,7 +11,7 @@ from custom_react import CustomReActAgent
 from custom_react.cli.app import app
 from custom_react.cli.chat import converse
 from custom_react.pausing.checkpoints import SQLiteStore
-from custom_react.pausing.state import MemoryStore
+from custom_react.pausing.store import MemoryStore
 
 
 def reader(*lines: str) -> Iterator[str]:

@@ -8,8 +8,9 @@ import pytest
 from langchain_core.tools import tool
 
 from custom_react.acting import run_tool as run_tool_steps
+from custom_react.arguments import tool_arguments
 from custom_react.running.calls import Loop
-from custom_react.toolbox import ActionRequest, resolve_tool, tool_arguments, truncate
+from custom_react.toolbox import ActionRequest, resolve_tool, truncate
 
 
 def run_plainly(loop: Loop[Any]) -> Any:

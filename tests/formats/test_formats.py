@@ -18,12 +18,12 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.tools import BaseTool, tool
 
 from custom_react import CustomReActAgent
+from custom_react.arguments import tool_arguments
 from custom_react.environment import describe_environment, render_environment
 from custom_react.formats import FORMAT_NAMES, get_format
 from custom_react.parsing.call_syntax import POSITIONAL_ARGS
 from custom_react.prompt import build_react_prompt
 from custom_react.prompts import load_template
-from custom_react.toolbox import tool_arguments
 from tests.conftest import summarize
 
 ROSE = "A rose stem costs 1.2 yuan wholesale in Kunming."

@@ -196,7 +196,7 @@ def test_a_file_of_another_format_version_is_refused(tmp_path):
     with sqlite3.connect(db) as connection:
         connection.execute("UPDATE meta SET value = '99' WHERE key = 'format'")
     with pytest.raises(
-        CheckpointError, match="format 99; this version of custom-react reads format 1"
+        CheckpointError, match="format 99; this version of custom-react reads format 2"
     ):
         SQLiteStore(db)
     with pytest.raises(CheckpointError, match="No run 'missing'"):

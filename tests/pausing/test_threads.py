@@ -9,7 +9,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from custom_react import CustomReActAgent
 from custom_react.pausing.checkpoints import SQLiteStore
-from custom_react.pausing.state import MemoryStore
+from custom_react.pausing.store import MemoryStore
 from tests.conftest import run_by
 
 STEP = "Thought: I need the product.\nAction: calculator\nAction Input: 17 * 23"

@@ -14,7 +14,7 @@ from custom_react import (
     SubAgentEvent,
 )
 from custom_react.export import to_html, to_markdown
-from custom_react.pausing.state import MemoryStore
+from custom_react.pausing.store import MemoryStore
 from custom_react.printing import ConsolePrinter
 from tests.conftest import run_by
 from tests.running.test_runnable import Recorder, tree

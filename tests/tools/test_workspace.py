@@ -111,7 +111,11 @@ def test_links_that_stay_inside_are_allowed(
 def test_long_files_are_truncated(
     workspace_tools: dict[str, BaseTool], layout: dict[str, Path]
 ) -> None:
-    """A long file is cut to `max_output_chars` with the truncation marker."""
+    """A long file is cut to `max_output_chars` with the truncation marker, giving its size.
+
+    Only the start of the file is read, so the marker gives the file's size in bytes rather than
+    the number of characters cut (`test_workspace_limits.py`).
+    """
     (layout["root"] / "long.txt").write_text("x" * 1000, encoding="utf-8")
     text = workspace_tools["read_file"].invoke("long.txt")
-    assert len(text) <= 200 and re.search(r"…\[truncated \d+ characters\]$", text)
+    assert len(text) <= 200 and re.search(r"…\[truncated: the file has 1000 bytes\]$", text)
