@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import nullcontext
@@ -42,6 +43,11 @@ from custom_react.parser import ActionInput
 from custom_react.pausing.approval import Decision
 
 COLORS = {"thought": "36", "action": "33", "observation": "32", "error": "31", "final": "1;32"}
+_CONTROL = re.compile(
+    r"\x1b\[[0-?]*+[ -/]*+[@-~]"  # a CSI sequence: colours, cursor moves, erasing
+    r"|\x1b\][^\x07\x1b]*+(?:\x07|\x1b\\)?"  # an OSC sequence: window titles, links
+    r"|\x1b.?|[\x00-\x08\x0b-\x1f\x7f-\x9f]"  # any other escape or control character
+)
 
 
 INDENT = "    "
@@ -84,7 +90,7 @@ class ConsolePrinter:
     def __call__(self, event: Any) -> None:
         """Write the lines for one event (a `ReplyToken`: its text, when `stream_tokens`)."""
         if isinstance(event, ReplyToken):
-            if self.stream_tokens and (text := self.draft.add(event.text)):
+            if self.stream_tokens and (text := self.draft.add(printable(event.text))):
                 self.write_token(text)
             return
         text, lines = self.draft.finish(self.render(event))
@@ -155,7 +161,16 @@ class ConsolePrinter:
         head = label + self.separator
         if self.color:
             head = f"\x1b[{COLORS[kind]}m{head}\x1b[0m"
-        return head + text
+        return head + printable(text)
+
+
+def printable(text: str) -> str:
+    """`text` without terminal escape sequences or control characters (newlines and tabs stay).
+
+    A tool's output or a model's reply must not move the cursor, recolour or retitle the
+    learner's terminal, or hide lines: what was printed is what happened.
+    """
+    return _CONTROL.sub("", text)
 
 
 def decision_text(decision: Decision, label: dict[str, str]) -> str:

@@ -27,6 +27,7 @@ from custom_react.events import (
 )
 from custom_react.memory import AgentInput, read_input
 from custom_react.parser import FinalAnswer, ParseError
+from custom_react.pausing.state import read_state
 from custom_react.plan.events import (
     FinalResponse,
     PlanMade,
@@ -37,7 +38,7 @@ from custom_react.plan.events import (
     StepLimitReached,
 )
 from custom_react.plan.execute import execute_step
-from custom_react.plan.memory import PlanRun
+from custom_react.plan.memory import PlanRun, paused_state, read_paused
 from custom_react.plan.parser import Plan, parse_plan, parse_replan
 from custom_react.plan.printing import PlanConsolePrinter
 from custom_react.plan.prompt import (
@@ -132,14 +133,24 @@ class PlanAndExecuteAgent(StepRunnable):
     def _loop(
         self, agent_input: AgentInput, config: RunnableConfig, stream_tokens: bool
     ) -> PlanLoop[None]:
-        """The loop: plan, then execute steps and replan until an answer; ends with `RunFinished`."""
-        run = PlanRun(*read_input(agent_input))
-        # Plan: the planner reads the question and writes the steps.
-        plan = yield from self._ask("planner", self.planner, parse_plan, {}, run, config)
-        if not isinstance(plan, Plan):  # no readable plan: the one step is the question itself
-            plan = Plan((run.question,))
-        yield PlanMade(plan.steps, plan.thought)
-        done = 0  # steps of this plan carried out
+        """The loop: plan, then execute steps and replan until an answer; ends with `RunFinished`.
+
+        A step whose executor pauses for a person's approval pauses the run: its `state` holds
+        the plan and the executor's paused run, and `{"resume": state, "decision": ...}` carries
+        that step on with the decision, then the plan as before (one resume finishes both).
+        """
+        if isinstance(agent_input, dict) and "resume" in agent_input:
+            run, plan, done, waiting = read_paused(agent_input["resume"])
+            read_state(waiting, self.executor.settings.state_key)  # checked before anything runs
+            resume = {"resume": waiting, "decision": agent_input.get("decision")}
+        else:
+            run = PlanRun(*read_input(agent_input))
+            # Plan: the planner reads the question and writes the steps.
+            written = yield from self._ask("planner", self.planner, parse_plan, {}, run, config)
+            # No readable plan: the one step is the question itself.
+            plan = written if isinstance(written, Plan) else Plan((run.question,))
+            yield PlanMade(plan.steps, plan.thought)
+            done, resume = 0, None  # steps of this plan carried out; a paused step's decision
         while True:
             if len(run.past_steps) >= self.max_steps:
                 yield StepLimitReached(len(run.past_steps))
@@ -148,8 +159,15 @@ class PlanAndExecuteAgent(StepRunnable):
                 return
             # Execute: the ReAct executor carries out the next step; its result is a past step.
             status = yield from execute_step(
-                self.executor, plan, done, run, self.language, config, stream_tokens
+                self.executor, plan, done, run, self.language, config, stream_tokens, resume
             )
+            resume = None
+            if status == "paused" and run.waiting is not None:  # a person decides first
+                state = paused_state(run, plan, done)
+                yield RunFinished(
+                    run.result(run.waiting.output, "needs_approval", plan.steps[done:], state)
+                )
+                return
             done += 1
             if self.replan == "always" or status != "ok":
                 # Replan: the replanner (after a failed step, the repair replanner) reads the

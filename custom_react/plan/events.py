@@ -22,7 +22,7 @@ from custom_react.events import (
 from custom_react.memory import AgentResult
 
 PlanStage = Literal["planner", "replanner", "repair"]
-StepStatus = Literal["ok", "stopped", "error"]
+StepStatus = Literal["ok", "stopped", "error", "paused"]
 
 
 @dataclass(frozen=True)

@@ -38,14 +38,17 @@ def execute_step(
     language: str,
     config: RunnableConfig,
     stream_tokens: bool = False,
+    resume: dict[str, Any] | None = None,
 ) -> Generator[PlanRunEvent | Call[Any], Any, StepStatus]:
     """Run the executor on `plan.steps[done]`: `StepStarted`, the executor's events, `StepResult`.
 
     `done` steps of the plan are done; the step is added to `run`'s past steps. With
-    `stream_tokens` the executor's replies come as `ReplyToken`s too.
+    `stream_tokens` the executor's replies come as `ReplyToken`s too. When the executor pauses
+    for a person's approval, the step is not done: its paused run is kept in `run.waiting`, and
+    `resume` (`{"resume": state, "decision": ...}`) carries the step on with the decision.
 
     Returns:
-        The step's status: `ok`, `stopped` or `error`.
+        The step's status: `ok`, `stopped`, `error` or `paused`.
     """
     step = plan.steps[done]
     number = len(run.past_steps) + 1
@@ -54,8 +57,9 @@ def execute_step(
     result: AgentResult | None = None
     status: StepStatus = "ok"
     # The executor's events, one at a time: `stream` under `invoke`, `astream` under `ainvoke`.
-    events = executor.stream(task, config, stream_tokens=stream_tokens)
-    aevents = executor.astream(task, config, stream_tokens=stream_tokens)
+    asked: Any = resume or task  # a paused step goes on from its executor's state
+    events = executor.stream(asked, config, stream_tokens=stream_tokens)
+    aevents = executor.astream(asked, config, stream_tokens=stream_tokens)
     step_events = next_event(events, aevents)
     try:
         while (event := (yield step_events)) is not None:
@@ -67,6 +71,9 @@ def execute_step(
         text = message("step_failed", language, error=f"{type(error).__name__}: {error}")
         status = "error"
     else:
+        if result is not None and result.stop_reason == "needs_approval":
+            run.waiting = result  # the step waits for a person: the plan run pauses with it
+            return "paused"
         text, status = step_outcome(result, language)
     run.add_step(step, text, result)
     yield StepResult(number, step, text, status)

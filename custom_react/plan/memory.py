@@ -3,23 +3,32 @@
 `PlanRun` records what the planner, replanner and executor said, in order, as LangChain messages
 (planner and replanner replies as `AIMessage`s named after their stage, each step's executor run as
 the executor's own messages), keeps the past steps as `(step, result)` pairs -- the `past_steps` of
-the plan-and-execute literature -- and closes the run as a `PlanResult`. It decides nothing: the
-loop in `plan_execute.py` does.
+the plan-and-execute literature -- and closes the run as a `PlanResult`. A run whose step waits
+for a person's approval is written as JSON (`paused_state`) and read back to resume it
+(`read_paused`). It decides nothing: the loop in `agent.py` does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 from langchain_core.agents import AgentAction
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    messages_from_dict,
+    messages_to_dict,
+)
 from langchain_core.messages.ai import UsageMetadata, add_usage
+from pydantic import TypeAdapter, ValidationError
 
 from custom_react.events import StopReason
 from custom_react.memory import AgentResult, BaseRun
 from custom_react.plan.events import PlanResult
+from custom_react.plan.schema import Plan
 
 
 @dataclass
@@ -29,6 +38,8 @@ class PlanRun(BaseRun):
     messages: list[BaseMessage] = field(default_factory=list)
     intermediate_steps: list[tuple[AgentAction, str]] = field(default_factory=list)
     past_steps: list[tuple[str, str]] = field(default_factory=list)
+    waiting: AgentResult | None = None
+    """The executor's run of a step that waits for a person's approval, if any."""
 
     def add_reply(self, stage: str, reply: BaseMessage) -> None:
         """Record a planner or replanner reply (named after its stage) and its token usage."""
@@ -50,7 +61,13 @@ class PlanRun(BaseRun):
         if result.usage:
             self.usage = add_usage(self.usage, cast(UsageMetadata, result.usage))
 
-    def result(self, output: str, stop_reason: StopReason, plan: Sequence[str]) -> PlanResult:
+    def result(
+        self,
+        output: str,
+        stop_reason: StopReason,
+        plan: Sequence[str],
+        state: dict[str, Any] | None = None,
+    ) -> PlanResult:
         """Close the run: the answer, why it ended, the steps still planned and the totals."""
         return PlanResult(
             input=self.question,
@@ -62,4 +79,60 @@ class PlanRun(BaseRun):
             usage=dict(self.usage or {}),
             plan=list(plan),
             past_steps=list(self.past_steps),
+            state=state,
         )
+
+
+PLAN_STATE = "plan_and_execute"
+"""The `kind` of a paused plan-and-execute run's state."""
+
+
+def paused_state(run: PlanRun, plan: Plan, done: int) -> dict[str, Any]:
+    """The paused run as JSON data: the question, past steps, the plan and the waiting step's run."""
+    assert run.waiting is not None and run.waiting.state is not None
+    return {
+        "kind": PLAN_STATE,
+        "question": run.question,
+        "chat_history": messages_to_dict(run.chat_history),
+        "messages": messages_to_dict(run.messages),
+        "past_steps": [list(pair) for pair in run.past_steps],
+        "plan": list(plan.steps),
+        "depends_on": [list(needs) for needs in plan.depends_on],
+        "done": done,
+        "executor": run.waiting.state,
+    }
+
+
+def read_paused(state: Any) -> tuple[PlanRun, Plan, int, dict[str, Any]]:
+    """The run, its plan, the steps of it done and the executor's paused state, checked first.
+
+    Raises:
+        ValueError: Not a paused plan-and-execute state, or a field is wrong (named).
+    """
+    if not isinstance(state, dict) or state.get("kind") != PLAN_STATE:
+        raise ValueError("Not a paused plan-and-execute run: resume with the `state` it returned.")
+    shapes: dict[str, Any] = {
+        "question": str,
+        "chat_history": list[dict[str, Any]],
+        "messages": list[dict[str, Any]],
+        "past_steps": list[tuple[str, str]],
+        "plan": list[str],
+        "depends_on": list[list[int]],
+        "done": int,
+        "executor": dict[str, Any],
+    }
+    for name, shape in shapes.items():
+        try:
+            TypeAdapter(shape).validate_python(state.get(name), strict=False)
+        except ValidationError:
+            raise ValueError(f"The plan state's {name!r} must be a {shape}.") from None
+    if not 0 <= state["done"] < len(state["plan"]) or len(state["depends_on"]) != len(
+        state["plan"]
+    ):
+        raise ValueError("The plan state's 'done' and 'depends_on' do not fit its 'plan'.")
+    run = PlanRun(state["question"], messages_from_dict(state["chat_history"]))
+    run.messages = messages_from_dict(state["messages"])
+    run.past_steps = [(step, text) for step, text in state["past_steps"]]
+    needs = tuple(tuple(step) for step in state["depends_on"])
+    plan = Plan(tuple(state["plan"]), depends_on=needs)
+    return run, plan, state["done"], state["executor"]

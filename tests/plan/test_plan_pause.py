@@ -1,0 +1,97 @@
+"""A step whose executor pauses for a person pauses the plan-and-execute run; one resume finishes both.
+
+The executor (`approval="interrupt"`) reaches a tool that needs approval: the plan run ends with
+`stop_reason="needs_approval"` and a `state` holding the plan, the past steps and the executor's
+paused run. Resuming it with a decision carries that step on (the tool runs once, as decided),
+then the plan as before. Scripted models, in invoke, ainvoke and stream.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from langchain_core.tools import tool
+
+from custom_react import CustomReActAgent
+from custom_react.plan.agent import PlanAndExecuteAgent
+from custom_react.testing import Script
+from tests.conftest import run_by
+
+QUESTION = "Deploy the release to prod, then say so."
+PLAN = "Plan:\n1. Deploy the release to prod.\n2. Report the result."
+DEPLOY = "Thought: deploy it\nAction: deploy\nAction Input: prod"
+
+
+def deploy_tool(ran: list[str]) -> Any:
+    @tool
+    def deploy(target: str) -> str:
+        """Deploy the release to a target."""
+        ran.append(target)
+        return f"deployed to {target}"
+
+    deploy.metadata = {"requires_approval": True}
+    return deploy
+
+
+def agent(script: Script, ran: list[str]) -> PlanAndExecuteAgent:
+    executor = CustomReActAgent(
+        script.model, [deploy_tool(ran)], approval="interrupt", max_iterations=4
+    )
+    return PlanAndExecuteAgent(script.model, executor, replan="on_failure")
+
+
+@pytest.mark.parametrize("how", ["invoke", "ainvoke", "stream"])
+def test_an_executor_pause_pauses_the_plan_run_and_one_resume_finishes_both(how: str) -> None:
+    ran: list[str] = []
+    first = Script(PLAN, DEPLOY)
+    paused, _ = run_by(agent(first, ran), how, QUESTION)
+    assert paused["stop_reason"] == "needs_approval" and ran == []
+    assert "deploy" in paused["output"]  # the executor's pause, not an invented answer
+    state = json.loads(json.dumps(paused["state"]))  # plain JSON: it may be stored anywhere
+    assert state["executor"]["pending"]["tool"] == "deploy"
+
+    second = Script(
+        "Thought: done\nFinal Answer: deployed to prod",  # the executor, after the tool ran
+        "Final Answer: The release is deployed to prod.",  # step 2's executor
+    )
+    done, _ = run_by(agent(second, ran), how, {"resume": state, "decision": {"approve": True}})
+    assert ran == ["prod"]  # the approved call ran once
+    assert done["stop_reason"] == "final_answer"
+    assert done["output"] == "The release is deployed to prod."
+    assert [step for step, _ in done["past_steps"]] == [
+        "Deploy the release to prod.",
+        "Report the result.",
+    ]
+
+
+def test_a_rejected_step_is_a_past_step_and_the_tool_never_runs() -> None:
+    ran: list[str] = []
+    paused, _ = run_by(agent(Script(PLAN, DEPLOY), ran), "invoke", QUESTION)
+    second = Script(
+        "Final Answer: not deployed: the person said no",
+        "Final Answer: The release was not deployed.",
+    )
+    decision = {"resume": paused["state"], "decision": {"reject": "not today"}}
+    done, _ = run_by(agent(second, ran), "invoke", decision)
+    assert ran == []
+    assert done["past_steps"][0][1] == "not deployed: the person said no"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda s: {**s, "done": 5}, "do not fit its 'plan'"),
+        (lambda s: {**s, "question": 123}, "'question'"),
+        (lambda s: {**s, "kind": "react"}, "Not a paused plan-and-execute run"),
+        (lambda s: {**s, "executor": {**s["executor"], "question": 7}}, "'question'"),
+    ],
+)
+def test_a_bad_plan_state_is_refused_before_anything_runs(change: Any, message: str) -> None:
+    ran: list[str] = []
+    paused, _ = run_by(agent(Script(PLAN, DEPLOY), ran), "invoke", QUESTION)
+    resumed = agent(Script("Final Answer: x", "Final Answer: y"), ran)
+    with pytest.raises(ValueError, match=message):
+        resumed.invoke({"resume": change(paused["state"]), "decision": {"approve": True}})
+    assert ran == []
