@@ -92,7 +92,7 @@ def act(
         ApprovalPause: The tool needs a person's approval and the agent pauses for it, or the
             tool is a sub-agent that paused for one.
     """
-    language = toolbox.settings.language
+    language = toolbox.options.language
     tool = toolbox.resolve(request.tool)
     if tool is None:
         return unknown_tool_message(request.tool, toolbox.tools, language), "unknown_tool"
@@ -102,7 +102,7 @@ def act(
         return placeholder_input_message(tool, language), "placeholder_input"
     earlier = memory.previous_observation(tool.name, request.args)
     repeatable = metadata(tool).get("repeatable")
-    if earlier is not None and not repeatable and toolbox.settings.repeated_action != "allow":
+    if earlier is not None and not repeatable and toolbox.options.repeated_action != "allow":
         return repeated_action_message(tool.name, earlier, language), "repeated"
     budget = toolbox.call_budget(tool)
     if budget is not None and memory.calls_of(tool.name) >= budget:
@@ -111,7 +111,7 @@ def act(
         raise ApprovalPause(request)  # every guard passed: now a person decides
     if earlier is not None and metadata(tool).get("poll_interval"):
         yield sleeping(float(metadata(tool)["poll_interval"]))  # a job being polled: give it time
-    approve = always_approve if approved else toolbox.settings.approve
+    approve = always_approve if approved else toolbox.options.approve
     timeout = toolbox.timeout(tool, memory.elapsed)
     return (yield from run_tool(tool, request, config, approve, language=language, timeout=timeout))
 
@@ -234,12 +234,12 @@ def act_on_decision(
     paused sub-agent gets the decision itself: it resumes with it, and its answer is the
     observation.
     """
-    language = toolbox.settings.language
+    language = toolbox.options.language
     tool = toolbox.resolve(call.tool)
     if call.inner_state is not None and tool is not None:  # a paused sub-agent decides inside
         resume = {"resume": call.inner_state, "decision": decision}
         inner = replace(call, inner_state=None)
-        approve = toolbox.settings.approve
+        approve = toolbox.options.approve
         timeout = toolbox.timeout(tool, memory.elapsed)
         observation, status = yield from run_tool(
             tool, inner, config, approve, resume, language, timeout

@@ -244,7 +244,7 @@ class CustomReActAgent(StepRunnable):
         self.settings = AgentSettings(**options)
         self.llm = llm
         self.tools = list(tools)
-        self.toolbox = Toolbox(self.tools, self.settings)
+        self.toolbox = Toolbox(self.tools, self.settings.tool_options())
         self.format = self.settings.react_format
         self.language = self.settings.language
         self.answers = self.settings.answer_rules()

@@ -18,7 +18,7 @@ from custom_react.formats import EnvironmentOption, FormatName, ReActFormat, get
 from custom_react.labels import check_language
 from custom_react.pausing.approval import Approve
 from custom_react.pausing.store import RunStore
-from custom_react.toolbox import MIN_TRUNCATED
+from custom_react.toolbox import MIN_TRUNCATED, ToolOptions
 
 DEFAULT_STOP = "format"
 
@@ -129,6 +129,19 @@ class AgentSettings:
             return None
         schema = None if self.response_format is None else AnswerSchema(self.response_format)
         return AnswerRules(schema, self.final_answer_checks, self.max_answer_retries)
+
+    def tool_options(self) -> ToolOptions:
+        """The options the toolbox reads: approval, budgets, time limits, the output limit."""
+        return ToolOptions(
+            language=self.language,
+            approve=self.approve,
+            approval=self.approval,
+            repeated_action=self.repeated_action,
+            max_tool_calls=self.max_tool_calls,
+            tool_timeout=self.tool_timeout,
+            max_execution_time=self.max_execution_time,
+            max_observation_chars=self.max_observation_chars,
+        )
 
     @property
     def react_format(self) -> ReActFormat:

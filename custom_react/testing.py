@@ -43,15 +43,25 @@ class ScriptedError(Exception):
         self.status_code = status_code
 
 
+class ScriptExhausted(RuntimeError):
+    """The agent asked the scripted model once more than the script has replies."""
+
+
 class _Replies(Iterator[str | AIMessage]):
     """The scripted replies; an exception in the script is raised instead of returned."""
 
     def __init__(self, replies: Sequence[Reply]) -> None:
         self._replies = iter(replies)
+        self.count = len(replies)
         self.used = 0
 
     def __next__(self) -> str | AIMessage:
-        reply = next(self._replies)
+        reply = next(self._replies, None)
+        if reply is None:
+            raise ScriptExhausted(
+                f"The scripted model has no reply for call {self.used + 1} "
+                f"(the script has {self.count}): add replies, or lower the agent's limits."
+            )
         self.used += 1
         if isinstance(reply, Exception):
             raise reply

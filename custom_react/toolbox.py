@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Literal
 
 from langchain_core.tools import BaseTool
 
@@ -26,9 +26,6 @@ from custom_react.arguments import bind_arguments
 from custom_react.parser import Action, ActionInput
 from custom_react.parsing.action import clean_tool_name, is_final_answer_name
 from custom_react.prompts import load_messages
-
-if TYPE_CHECKING:
-    from custom_react.settings import AgentSettings
 
 TRUNCATED = "\n…[truncated {count} characters]"
 """The marker at the end of cut text (`truncate`)."""
@@ -63,19 +60,33 @@ class ActionRequest:
     """When the tool is a sub-agent that waits for a person: its paused run, to resume it."""
 
 
-class Toolbox:
-    """The agent's tools, and the agent's options for them (`settings`: budgets, approval)."""
+@dataclass(frozen=True)
+class ToolOptions:
+    """The agent's options about its tools (`settings.AgentSettings` holds them all)."""
 
-    def __init__(self, tools: Sequence[BaseTool], settings: AgentSettings) -> None:
-        """The agent's tools, checked (`check_tools`), and its options.
+    language: str = "en"
+    approve: Callable[[str, dict[str, Any]], bool] | None = None
+    approval: Literal["callback", "interrupt"] = "callback"
+    repeated_action: Literal["warn", "allow"] = "warn"
+    max_tool_calls: int | None = None
+    tool_timeout: float | None = None
+    max_execution_time: float | None = None
+    max_observation_chars: int | None = 2000
+
+
+class Toolbox:
+    """The agent's tools, and the agent's options for them (`options`: budgets, approval)."""
+
+    def __init__(self, tools: Sequence[BaseTool], options: ToolOptions | None = None) -> None:
+        """The agent's tools, checked (`check_tools`), and its options about them.
 
         Raises:
             TypeError: An item is not a LangChain tool.
             ValueError: Two tools share a name, or a name reads as the Final Answer.
         """
         self.tools = check_tools(tools)
-        self.settings = settings
-        self.marker = load_messages(settings.language)["truncated"]
+        self.options = options or ToolOptions()
+        self.marker = load_messages(self.options.language)["truncated"]
         self._by_name = {tool.name: tool for tool in self.tools}
 
     def resolve(self, name: str) -> BaseTool | None:
@@ -93,9 +104,7 @@ class Toolbox:
     def waits_for_approval(self, name: str) -> bool:
         """Whether the run pauses before the tool called `name` (it needs approval, and waits)."""
         tool = self._by_name.get(name)
-        return (
-            tool is not None and requires_approval(tool) and self.settings.approval == "interrupt"
-        )
+        return tool is not None and requires_approval(tool) and self.options.approval == "interrupt"
 
     def returns_directly(self, name: str) -> bool:
         """Whether the output of the tool called `name` is the run's answer (`return_direct`)."""
@@ -104,7 +113,7 @@ class Toolbox:
 
     def shorten(self, observation: str) -> str:
         """The observation as the model reads it: cut to the agent's `max_observation_chars`."""
-        return truncate(observation, self.settings.max_observation_chars, self.marker)
+        return truncate(observation, self.options.max_observation_chars, self.marker)
 
     def timeout(self, tool: BaseTool, elapsed: float) -> float | None:
         """Seconds `tool` may run now (None: no limit).
@@ -112,9 +121,9 @@ class Toolbox:
         Its `metadata["timeout"]`, else the agent's `tool_timeout`, and never past the run's
         `max_execution_time` (`elapsed` seconds of it are gone).
         """
-        limits = [metadata(tool).get("timeout", self.settings.tool_timeout)]
-        if self.settings.max_execution_time is not None:
-            limits.append(max(self.settings.max_execution_time - elapsed, 0.001))
+        limits = [metadata(tool).get("timeout", self.options.tool_timeout)]
+        if self.options.max_execution_time is not None:
+            limits.append(max(self.options.max_execution_time - elapsed, 0.001))
         known = [float(limit) for limit in limits if limit is not None]
         return min(known) if known else None
 
@@ -124,7 +133,7 @@ class Toolbox:
         Its `metadata["max_calls"]`, else the agent's `max_tool_calls`, else `REPEATABLE_MAX_CALLS`
         for a `repeatable` tool, so polling a job cannot go on forever.
         """
-        budget = metadata(tool).get("max_calls", self.settings.max_tool_calls)
+        budget = metadata(tool).get("max_calls", self.options.max_tool_calls)
         if budget is None and metadata(tool).get("repeatable"):
             return REPEATABLE_MAX_CALLS
         return None if budget is None else int(budget)

@@ -36,7 +36,13 @@ arguments are rarely more than a few levels deep; hundreds would exhaust Python'
 
 
 def input_depth(value: Any) -> int:
-    """How deeply `value` nests objects and lists (a string is 0), counted without recursion."""
+    """How deeply `value` nests objects and lists, counted without recursion.
+
+    A string counts by its brackets: JSON too deep for Python's own reader is left as text, and
+    it must not pass as a plain input.
+    """
+    if isinstance(value, str):
+        return bracket_depth(value)
     deepest = 0
     stack = [(value, 0)]
     while stack:
@@ -49,6 +55,18 @@ def input_depth(value: Any) -> int:
             stack.extend(
                 (child, depth) for child in (item.values() if isinstance(item, dict) else item)
             )
+    return deepest
+
+
+def bracket_depth(text: str) -> int:
+    """How deeply `{` and `[` nest in `text` (quotes not read: a cheap upper bound)."""
+    depth = deepest = 0
+    for char in text:
+        if char in "{[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "}]" and depth:
+            depth -= 1
     return deepest
 
 

@@ -21,6 +21,7 @@ from langchain_core.tools import BaseTool
 
 from custom_react.arguments import bind_arguments
 from custom_react.parser import ActionInput
+from custom_react.parsing.action_input import MAX_INPUT_DEPTH, input_depth
 from custom_react.prompts import message
 
 if TYPE_CHECKING:
@@ -68,6 +69,11 @@ class Decision:
             if kind == "approve" and value is True:
                 return cls("approve", digest=digest)
             if kind == "edit" and isinstance(value, str | dict):
+                if (depth := input_depth(value)) > MAX_INPUT_DEPTH:
+                    raise ValueError(
+                        f"The edited input is nested {depth} levels deep; at most "
+                        f"{MAX_INPUT_DEPTH} are read. Nothing ran."
+                    )
                 return cls("edit", value, digest)
             if kind == "reject" and isinstance(value, str):
                 return cls("reject", value, digest)

@@ -133,6 +133,8 @@ def read_state(state: Any, key: str | bytes | None = None) -> RunStart:
                 "This run state is not signed with the agent's state_key, or was changed after "
                 "it was signed. Nothing ran; resume with the state as the paused run returned it."
             )
+    if unknown := sorted(set(state) - set(_STATE_FIELDS) - {"signature"}):
+        raise ValueError(f"The run state has unknown fields {unknown}; nothing ran.")
     for name, kind in _STATE_FIELDS.items():
         try:
             TypeAdapter(kind).validate_python(state.get(name), strict=True)

@@ -89,16 +89,20 @@ def within(call: Call[T], seconds: float | None) -> Call[T]:
             raise Crashed(f"{type(error).__name__}: {error}") from error
 
     async def arun() -> T:
+        # A task of its own: whatever the call raises stays in its frames until read here.
+        task = asyncio.ensure_future(call.arun())
         try:
-            if seconds is None:
-                return await call.arun()
-            return await asyncio.wait_for(call.arun(), seconds)
-        except TimeoutError as error:
-            if seconds is not None and not isinstance(error, TimedOut):
-                raise TimedOut(seconds) from None
+            done, _ = await asyncio.wait({task}, timeout=seconds)
+        except asyncio.CancelledError:
+            task.cancel()
             raise
-        except (GeneratorExit, StopIteration, StopAsyncIteration) as error:
+        if not done:
+            task.cancel()
+            raise TimedOut(seconds or 0.0)
+        error = task.exception()
+        if isinstance(error, GeneratorExit | StopIteration | StopAsyncIteration):
             raise Crashed(f"{type(error).__name__}: {error}") from error
+        return task.result()
 
     return Call(run, arun)
 

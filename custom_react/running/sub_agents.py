@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
-from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field
@@ -30,7 +30,6 @@ from custom_react.events import AgentEvent, RunFinished
 
 if TYPE_CHECKING:
     from custom_react.memory import AgentResult
-    from custom_react.running.runnable import StepRunnable
 
 RESUME_KEY = "custom_react_resume"
 """The tool's `configurable` key for resuming a paused sub-agent: `{"resume": state, "decision": ...}`."""
@@ -102,6 +101,6 @@ def answer_of(events: list[Any]) -> tuple[str, SubAgentRun]:
     return last.result.output, SubAgentRun(events[:-1], last.result)
 
 
-def agent_tool(agent: StepRunnable, name: str, description: str) -> SubAgentTool:
+def agent_tool(agent: Runnable[Any, Any], name: str, description: str) -> SubAgentTool:
     """`agent` as a tool called `name`, described to the calling model by `description`."""
     return SubAgentTool(name=name, description=description, agent=agent)

@@ -10,6 +10,7 @@ towards shorter prompts. `prompt_budget` is the budget a model announces with it
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
@@ -20,11 +21,26 @@ REPLY_ROOM = 512
 
 def prompt_budget(llm: BaseChatModel) -> int | None:
     """The prompt budget a model announces: `metadata["context_window"]` minus its reply room."""
-    window = (llm.metadata or {}).get("context_window")
+    window = (getattr(underlying_model(llm), "metadata", None) or {}).get("context_window")
     if not isinstance(window, int):
         return None
     reply = getattr(llm, "max_tokens", None)
     return window - (reply if isinstance(reply, int) else REPLY_ROOM)
+
+
+def underlying_model(llm: Any) -> Any:
+    """The chat model inside a wrapper (`with_retry`, `bind`, `with_fallbacks`, `with_config`).
+
+    Its metadata and token counter are the wrapped model's; the wrapper is still what is called.
+    """
+    seen = 0
+    while not isinstance(llm, BaseChatModel) and seen < 10:  # wrappers nest a few levels at most
+        inner = getattr(llm, "bound", None) or getattr(llm, "runnable", None)
+        if inner is None:
+            break
+        llm = inner
+        seen += 1
+    return llm
 
 
 def estimate_tokens(messages: Sequence[BaseMessage]) -> int:
@@ -42,14 +58,15 @@ class TokenCounter:
 
     def __init__(self, llm: BaseChatModel) -> None:
         """Use `llm.get_num_tokens_from_messages` until it fails once."""
-        self.llm = llm
-        self.use_model = (llm.metadata or {}).get("count_tokens") != "estimate"
+        self.llm = underlying_model(llm)
+        metadata = getattr(self.llm, "metadata", None) or {}
+        self.use_model = metadata.get("count_tokens") != "estimate"
 
     def __call__(self, messages: Sequence[BaseMessage]) -> int:
         """The number of tokens of `messages`."""
         if self.use_model:
             try:
-                return self.llm.get_num_tokens_from_messages(list(messages))
+                return int(self.llm.get_num_tokens_from_messages(list(messages)))
             except Exception:  # an offline tokenizer download, or no counter at all
                 self.use_model = False
         return estimate_tokens(messages)
