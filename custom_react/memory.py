@@ -53,10 +53,7 @@ def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
         raise TypeError('The agent takes a question string or {"input": "<question>"}.')
     history = agent_input.get("chat_history") or []
     if not isinstance(history, list | tuple):
-        raise TypeError(
-            f"chat_history must be a list of messages, not {type(history).__name__}: "
-            'write [("human", "..."), ("ai", "...")] or a list of LangChain messages.'
-        )
+        raise TypeError(f"chat_history must be a list of messages, not {type(history).__name__}.")
     return agent_input["input"], convert_to_messages(history)
 
 

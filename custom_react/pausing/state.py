@@ -106,6 +106,23 @@ def _signature(state: dict[str, Any], key: str | bytes) -> str:
     return hmac.new(secret, text.encode(), hashlib.sha256).hexdigest()
 
 
+def check_signature(state: dict[str, Any], key: str | bytes) -> None:
+    """Refuse a state that is not signed with `key`, or was changed after it was signed.
+
+    Raises:
+        ResumeRefused: The signature is missing or does not match.
+    """
+    unsigned = {name: value for name, value in state.items() if name != "signature"}
+    signature = state.get("signature")
+    if not isinstance(signature, str) or not hmac.compare_digest(
+        signature, _signature(unsigned, key)
+    ):
+        raise ResumeRefused(
+            "This run state is not signed with the agent's state_key, or was changed after "
+            "it was signed. Nothing ran; resume with the state as the paused run returned it."
+        )
+
+
 def read_state(state: Any, key: str | bytes | None = None) -> RunStart:
     """The run `run_state` wrote, every field checked before anything runs.
 
@@ -124,15 +141,7 @@ def read_state(state: Any, key: str | bytes | None = None) -> RunStart:
             "that paused it, or start it again."
         )
     if key is not None:
-        unsigned = {name: value for name, value in state.items() if name != "signature"}
-        signature = state.get("signature")
-        if not isinstance(signature, str) or not hmac.compare_digest(
-            signature, _signature(unsigned, key)
-        ):
-            raise ResumeRefused(
-                "This run state is not signed with the agent's state_key, or was changed after "
-                "it was signed. Nothing ran; resume with the state as the paused run returned it."
-            )
+        check_signature(state, key)
     if unknown := sorted(set(state) - set(_STATE_FIELDS) - {"signature"}):
         raise ValueError(f"The run state has unknown fields {unknown}; nothing ran.")
     for name, kind in _STATE_FIELDS.items():

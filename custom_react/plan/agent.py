@@ -38,7 +38,7 @@ from custom_react.plan.events import (
     StepLimitReached,
 )
 from custom_react.plan.execute import execute_step
-from custom_react.plan.memory import PlanRun, paused_state, read_paused
+from custom_react.plan.memory import PlanRun, read_paused
 from custom_react.plan.parser import Plan, parse_plan, parse_replan
 from custom_react.plan.printing import PlanConsolePrinter
 from custom_react.plan.prompt import (
@@ -139,18 +139,7 @@ class PlanAndExecuteAgent(StepRunnable):
         the plan and the executor's paused run, and `{"resume": state, "decision": ...}` carries
         that step on with the decision, then the plan as before (one resume finishes both).
         """
-        if isinstance(agent_input, dict) and "resume" in agent_input:
-            run, plan, done, waiting = read_paused(agent_input["resume"])
-            read_state(waiting, self.executor.settings.state_key)  # checked before anything runs
-            resume = {"resume": waiting, "decision": agent_input.get("decision")}
-        else:
-            run = PlanRun(*read_input(agent_input))
-            # Plan: the planner reads the question and writes the steps.
-            written = yield from self._ask("planner", self.planner, parse_plan, {}, run, config)
-            # No readable plan: the one step is the question itself.
-            plan = written if isinstance(written, Plan) else Plan((run.question,))
-            yield PlanMade(plan.steps, plan.thought)
-            done, resume = 0, None  # steps of this plan carried out; a paused step's decision
+        run, plan, done, resume = yield from self._start(agent_input, config)
         while True:
             if len(run.past_steps) >= self.max_steps:
                 yield StepLimitReached(len(run.past_steps))
@@ -162,11 +151,8 @@ class PlanAndExecuteAgent(StepRunnable):
                 self.executor, plan, done, run, self.language, config, stream_tokens, resume
             )
             resume = None
-            if status == "paused" and run.waiting is not None:  # a person decides first
-                state = paused_state(run, plan, done)
-                yield RunFinished(
-                    run.result(run.waiting.output, "needs_approval", plan.steps[done:], state)
-                )
+            if status == "paused":  # a person decides first: the run ends here, resumable
+                yield RunFinished(run.paused(plan, done))
                 return
             done += 1
             if self.replan == "always" or status != "ok":
@@ -188,6 +174,25 @@ class PlanAndExecuteAgent(StepRunnable):
             yield self._replanned(plan.steps[done:], reply, run)
             plan = reply
             done = 0
+
+    def _start(
+        self, agent_input: AgentInput, config: RunnableConfig
+    ) -> PlanLoop[tuple[PlanRun, Plan, int, dict[str, Any] | None]]:
+        """The run, its plan, the steps of it done, and a paused step's decision, if resumed.
+
+        A new question is planned first (`PlanMade`); a resumed run's state is checked first.
+        """
+        if isinstance(agent_input, dict) and "resume" in agent_input:
+            run, plan, done, waiting = read_paused(agent_input["resume"])
+            read_state(waiting, self.executor.settings.state_key)  # checked before anything runs
+            return run, plan, done, {"resume": waiting, "decision": agent_input.get("decision")}
+        run = PlanRun(*read_input(agent_input))
+        # Plan: the planner reads the question and writes the steps.
+        written = yield from self._ask("planner", self.planner, parse_plan, {}, run, config)
+        # No readable plan: the one step is the question itself.
+        plan = written if isinstance(written, Plan) else Plan((run.question,))
+        yield PlanMade(plan.steps, plan.thought)
+        return run, plan, 0, None
 
     def _replan(
         self, planned: tuple[str, ...], run: PlanRun, config: RunnableConfig

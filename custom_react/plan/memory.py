@@ -82,6 +82,12 @@ class PlanRun(BaseRun):
             state=state,
         )
 
+    def paused(self, plan: Plan, done: int) -> PlanResult:
+        """Close a run whose step `plan.steps[done]` waits for a person: its state to resume."""
+        assert self.waiting is not None
+        state = paused_state(self, plan, done)
+        return self.result(self.waiting.output, "needs_approval", plan.steps[done:], state)
+
 
 PLAN_STATE = "plan_and_execute"
 """The `kind` of a paused plan-and-execute run's state."""
