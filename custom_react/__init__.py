@@ -6,10 +6,11 @@ model's reply), `parser.py` (reply -> step) with `parsing/markers.py`, `parsing/
 `parsing/action_input.py` (replies as models really write them), `toolbox.py` (facts about
 tools), `arguments.py` (the Action Input bound to the tool's arguments), `acting.py` (whether the
 tool runs, and its Observation), `events.py` (the step's record and the events), `memory.py` (the
-run's records), and `running/runnable.py` with `running/calls.py` (how `invoke` drives the loop
-and makes the calls it asks for). Next to them: `prompt.py` (the system prompt), `settings.py`
-(every option), `printing.py` with `live_reply.py` (the only printing), `labels.py`,
-`environment.py`, `testing.py` (scripted models) and `prompts/` (templates).
+run's records) with `running/inputs.py` (what the agent takes), and `running/runnable.py` with
+`running/calls.py` (how `invoke` drives the loop and makes the calls it asks for). Next to them:
+`prompt.py` (the system prompt), `settings.py` (every option), `printing.py` with
+`live_reply.py` (the only printing), `labels.py`, `environment.py`, `testing.py` (scripted
+models) and `prompts/` (templates).
 
 The rest of the core's folders: `parsing/` (the parser's helpers), `running/` (one generator
 serves `invoke` and `ainvoke`; retries, the prompt budget, sub-agents), `pausing/` (approval that

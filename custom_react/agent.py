@@ -54,10 +54,11 @@ from custom_react.events import (
     StopReason,
     ToolStep,
 )
-from custom_react.memory import AgentInput, Ending, RunMemory, open_run
+from custom_react.memory import Ending, RunMemory, open_run
 from custom_react.parser import Action, FinalAnswer, ParseError, not_too_deep
 from custom_react.running import (
     MODEL_FAILED,
+    AgentInput,
     Loop,
     ModelCaller,
     ModelFailure,

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from langchain_core.agents import AgentAction
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, convert_to_messages
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.messages.ai import UsageMetadata, add_usage
 
 from custom_react.events import (
@@ -34,27 +34,10 @@ from custom_react.pausing.approval import PAUSED, Decision
 from custom_react.pausing.records import step_from_dict, step_to_dict
 from custom_react.pausing.state import resume_run, run_state
 from custom_react.pausing.store import ResumeRefused, RunStore, claimed_elsewhere
+from custom_react.running.inputs import AgentInput, read_input
 from custom_react.toolbox import ActionRequest, action_key
 
-AgentInput = str | dict[str, Any]
-"""What the agent takes: a question, `{"input": question, "chat_history": [...]}`, or a resume."""
 StepT = TypeVar("StepT", bound=Step)
-
-
-def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
-    """Accept a question string or `{"input": str, "chat_history": [...]}`.
-
-    Raises:
-        TypeError: Anything else, with the shape the agent expects.
-    """
-    if isinstance(agent_input, str):
-        return agent_input, []
-    if not isinstance(agent_input, dict) or not isinstance(agent_input.get("input"), str):
-        raise TypeError('The agent takes a question string or {"input": "<question>"}.')
-    history = agent_input.get("chat_history") or []
-    if not isinstance(history, list | tuple):
-        raise TypeError(f"chat_history must be a list of messages, not {type(history).__name__}.")
-    return agent_input["input"], convert_to_messages(history)
 
 
 @dataclass(frozen=True)

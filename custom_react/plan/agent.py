@@ -25,7 +25,6 @@ from custom_react.agent import CustomReActAgent
 from custom_react.events import (
     RunFinished,
 )
-from custom_react.memory import AgentInput, read_input
 from custom_react.parser import FinalAnswer, ParseError
 from custom_react.pausing.state import read_state
 from custom_react.plan.events import (
@@ -51,6 +50,7 @@ from custom_react.plan.prompt import (
 from custom_react.plan.repair import finished_steps, plan_repaired, repair_variables
 from custom_react.prompts import load_template
 from custom_react.running.calls import Call, invoking
+from custom_react.running.inputs import AgentInput, read_input
 from custom_react.running.runnable import StepRunnable
 
 T = TypeVar("T")

@@ -1,14 +1,17 @@
-"""How one generator serves `invoke` and `ainvoke`; a learner may skip this folder on a first read.
+"""How the loop meets the outside world: `invoke` and `ainvoke`, the model call, the prompt budget.
 
 The loop in `agent.py` yields a `Call` wherever it needs the model or a tool, and events for
 whoever watches (`Loop`). `calls.py` holds the `Call` and the two drivers that make the calls
-(plainly, or awaited); `runnable.py` turns a loop into a LangChain `Runnable` (`invoke`,
-`ainvoke`, `stream`, `astream`); `model_call.py` is the model call made dependable (retries, a
-refused `stop`, streamed tokens); `token_budget.py` keeps every prompt within the model's
-window; `answer_stream.py` yields the Final Answer alone as it is written.
+(plainly, or awaited), with their time limits; `runnable.py` turns a loop into a LangChain
+`Runnable` (`invoke`, `ainvoke`, `stream`, `astream`) and `inputs.py` reads what it takes;
+`model_call.py` is the model call made dependable (retries, a refused `stop`, streamed tokens);
+`token_budget.py` keeps every prompt within the model's window (`tokens.py` counts,
+`first_fit.py` finds the first shortening that fits); `answer_stream.py` yields the Final Answer
+alone as it is written; `sub_agents.py` makes an agent a tool of another.
 """
 
 from custom_react.running.calls import Call, Loop
+from custom_react.running.inputs import AgentInput
 from custom_react.running.model_call import (
     MODEL_FAILED,
     ModelCaller,
@@ -21,6 +24,7 @@ from custom_react.running.token_budget import PromptBudget
 
 __all__ = [
     "MODEL_FAILED",
+    "AgentInput",
     "Call",
     "Loop",
     "ModelCaller",

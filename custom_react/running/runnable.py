@@ -24,10 +24,10 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
 
 from custom_react.events import AgentEvent, ReplyToken, RunFinished
-from custom_react.memory import AgentInput
 from custom_react.printing import ConsolePrinter
 from custom_react.running.answer_stream import afinal_answer_tokens, final_answer_tokens
 from custom_react.running.calls import adrive, drive
+from custom_react.running.inputs import AgentInput
 from custom_react.running.sub_agents import agent_tool
 
 # LangChain types these as producing `Output` chunks; ours produce events.

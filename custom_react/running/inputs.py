@@ -1,0 +1,55 @@
+"""What the agent takes: a question, `{"input": ..., "chat_history": [...]}`, or `{"messages": [...]}`.
+
+`read_input` turns a new run's input into its question and chat history, in the legacy
+`AgentExecutor` shape or LangChain 1.x's (`create_agent`'s `{"messages": [...]}`); a resume
+(`{"resume": ...}`) is read by `pausing.state`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, convert_to_messages
+
+AgentInput = str | dict[str, Any]
+"""What the agent takes: a question, `{"input": question, "chat_history": [...]}`,
+`{"messages": [...]}`, or a resume (`{"resume": state_or_run_id, "decision": ...}`)."""
+
+
+def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
+    """The question and the chat history of a new run's input.
+
+    A question string, `{"input": str, "chat_history": [...]}`, or LangChain 1.x's
+    `{"messages": [...]}`: the last human message is the question, the ones before it the history.
+
+    Raises:
+        TypeError: Anything else, with the shapes the agent takes.
+    """
+    if isinstance(agent_input, str):
+        return agent_input, []
+    if isinstance(agent_input, dict) and "messages" in agent_input and "input" not in agent_input:
+        return from_messages(agent_input["messages"])
+    if not isinstance(agent_input, dict) or not isinstance(agent_input.get("input"), str):
+        raise TypeError(
+            'The agent takes a question string, {"input": "<question>"} or '
+            '{"messages": [("user", "<question>")]}.'
+        )
+    history = agent_input.get("chat_history") or []
+    if not isinstance(history, list | tuple):
+        raise TypeError(f"chat_history must be a list of messages, not {type(history).__name__}.")
+    return agent_input["input"], convert_to_messages(history)
+
+
+def from_messages(given: Any) -> tuple[str, list[BaseMessage]]:
+    """The question (the last human message's text) and the history (the messages before it).
+
+    Raises:
+        TypeError: Not a list of messages, or no human message in it.
+    """
+    if not isinstance(given, list | tuple):
+        raise TypeError(f"messages must be a list of messages, not {type(given).__name__}.")
+    messages = convert_to_messages(given)
+    asked = [i for i, message in enumerate(messages) if isinstance(message, HumanMessage)]
+    if not asked:
+        raise TypeError("messages holds no human message: the last one is the question.")
+    return messages[asked[-1]].text, messages[: asked[-1]]

@@ -1,0 +1,65 @@
+"""What the agent takes: a question, the legacy `{"input": ...}` shape, and LangChain 1.x's messages.
+
+`{"messages": [...]}` (what `create_agent` takes) runs as the question in its last human message,
+with the messages before it as the chat history the model reads; the legacy shape keeps working.
+Scripted models, in invoke, ainvoke and stream, English and Chinese.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
+from custom_react import CustomReActAgent
+from tests.conftest import run_by
+
+WAYS = ["invoke", "ainvoke", "stream"]
+TALK = {
+    "en": [("I am Li.", "Hello, Li."), "What is my name?", "Your name is Li."],
+    "zh": [("我叫李雷。", "你好，李雷。"), "我叫什么名字？", "你叫李雷。"],
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("way", WAYS)
+def test_messages_input_asks_the_last_human_message_with_the_rest_as_history(
+    script: Any, way: str, language: str
+) -> None:
+    (said, answered), question, answer = TALK[language]
+    model = script(f"Final Answer: {answer}")
+    agent = CustomReActAgent(model.model, [], language=language)
+    given = {"messages": [("user", said), ("ai", answered), HumanMessage(question)]}
+    result, _ = run_by(agent, way, given)
+    assert result["input"] == question and result["output"] == answer
+    (prompt,) = model.prompts
+    assert [m.content for m in prompt[1:3]] == [said, answered]  # the history, before the question
+    assert isinstance(prompt[2], AIMessage) and question in prompt[3].content
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_the_legacy_shape_and_a_plain_question_still_work(script: Any, way: str) -> None:
+    model = script("Final Answer: 4", "Final Answer: 5")
+    agent = CustomReActAgent(model.model, [])
+    assert run_by(agent, way, "2 + 2?")[0]["output"] == "4"
+    legacy = {"input": "2 + 3?", "chat_history": [("human", "hi"), ("ai", "hello")]}
+    assert run_by(agent, way, legacy)[0]["output"] == "5"
+    assert [m.content for m in model.prompts[1][1:3]] == ["hi", "hello"]
+
+
+@pytest.mark.parametrize(
+    ("given", "problem"),
+    [
+        ({"messages": [AIMessage("hello")]}, "no human message"),
+        ({"messages": "What is 2 + 2?"}, "messages must be a list"),
+        ({"messages": [SystemMessage("be brief")]}, "no human message"),
+        ({"input": "q", "chat_history": "hello"}, "chat_history must be a list"),
+        ({"question": "q"}, '"messages"'),
+        (42, "question string"),
+    ],
+)
+def test_a_wrong_input_says_which_shapes_work(script: Any, given: Any, problem: str) -> None:
+    agent = CustomReActAgent(script().model, [])
+    with pytest.raises(TypeError, match=problem):
+        agent.invoke(given)
