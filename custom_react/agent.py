@@ -30,7 +30,7 @@ serves all four.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from functools import partial
 from typing import Any
@@ -240,12 +240,14 @@ class CustomReActAgent(StepRunnable):
         yield ObservationEvent(run.record(ToolStep.of(request, shown, status)))
         return None
 
-    def __init__(self, llm: BaseChatModel, tools: Sequence[BaseTool], **options: Any) -> None:
+    def __init__(
+        self, llm: BaseChatModel, tools: Sequence[BaseTool | Callable[..., Any]], **options: Any
+    ) -> None:
         """Build the agent: the model, its tools, and any `AgentSettings` option by keyword."""
         self.settings = AgentSettings(**options)
         self.llm = llm
-        self.tools = list(tools)
-        self.toolbox = Toolbox(self.tools, self.settings.tool_options())
+        self.toolbox = Toolbox(tools, self.settings.tool_options())  # plain functions become tools
+        self.tools = self.toolbox.tools
         self.format = self.settings.react_format
         self.language = self.settings.language
         self.answers = self.settings.answer_rules()

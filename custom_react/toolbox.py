@@ -13,6 +13,7 @@ whether a tool runs, and the messages when it does not, is `acting.py`'s job.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import uuid
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langchain_core.tools import BaseTool
+from langchain_core.tools import tool as make_tool
 
 from custom_react.arguments import bind_arguments
 from custom_react.parser import Action, ActionInput
@@ -77,7 +79,9 @@ class ToolOptions:
 class Toolbox:
     """The agent's tools, and the agent's options for them (`options`: budgets, approval)."""
 
-    def __init__(self, tools: Sequence[BaseTool], options: ToolOptions | None = None) -> None:
+    def __init__(
+        self, tools: Sequence[BaseTool | Callable[..., Any]], options: ToolOptions | None = None
+    ) -> None:
         """The agent's tools, checked (`check_tools`), and its options about them.
 
         Raises:
@@ -147,27 +151,24 @@ def action_key(tool: str, args: dict[str, Any]) -> str:
     return tool + "\x00" + json.dumps(normalized, sort_keys=True, ensure_ascii=False, default=str)
 
 
-def check_tools(tools: Sequence[BaseTool]) -> list[BaseTool]:
-    """The tools as a list, each a LangChain tool with a name of its own.
+def check_tools(tools: Sequence[BaseTool | Callable[..., Any]]) -> list[BaseTool]:
+    """The tools as a list of LangChain tools, each with a name of its own.
 
-    A tool named like the Final Answer (`finish`, `final_answer`, `Final Answer`, `最终答案`)
-    could never run: the parsers read a call of it as the answer. It is refused here, named.
+    A plain function becomes a tool (`langchain_core.tools.tool`: its name, docstring and type
+    hints). A tool named like the Final Answer (`finish`, `final_answer`, `Final Answer`,
+    `最终答案`) could never run: the parsers read a call of it as the answer. It is refused here.
 
     Raises:
-        TypeError: An item is not a `BaseTool` (a plain function: wrap it with `@tool`).
+        TypeError: An item is neither a tool nor a function with a docstring (named by index).
         ValueError: Two tools share a name, or a name collides with the Final Answer.
     """
     if isinstance(tools, BaseTool) or not isinstance(tools, Sequence):
         raise TypeError(
             f"tools must be a list of tools, not {type(tools).__name__}: write [tool, ...]."
         )
+    checked = [as_tool(item, index) for index, item in enumerate(tools)]
     seen: set[str] = set()
-    for index, tool in enumerate(tools):
-        if not isinstance(tool, BaseTool):
-            raise TypeError(
-                f"tools[{index}] is {type(tool).__name__}, not a LangChain tool: decorate a "
-                "function with @tool (langchain_core.tools) or pass a BaseTool."
-            )
+    for tool in checked:
         if is_final_answer_name(tool.name):
             raise ValueError(
                 f"The tool {tool.name!r} cannot be called: the parsers read an Action named "
@@ -176,7 +177,26 @@ def check_tools(tools: Sequence[BaseTool]) -> list[BaseTool]:
         if tool.name in seen:
             raise ValueError(f"Two tools are named {tool.name!r}: give each tool its own name.")
         seen.add(tool.name)
-    return list(tools)
+    return checked
+
+
+def as_tool(item: object, index: int) -> BaseTool:
+    """`item` as a LangChain tool: a tool as it is, a plain function through `@tool`.
+
+    Raises:
+        TypeError: Neither, or a function `@tool` cannot describe (no docstring), named by index.
+    """
+    if isinstance(item, BaseTool):
+        return item
+    if inspect.isfunction(item) or inspect.ismethod(item):
+        try:
+            return make_tool(item)
+        except ValueError as error:  # no docstring to describe it to the model
+            raise TypeError(f"tools[{index}] ({item.__name__}) cannot be a tool: {error}") from None
+    raise TypeError(
+        f"tools[{index}] is {type(item).__name__}, not a LangChain tool: pass a BaseTool or a "
+        "function with a docstring."
+    )
 
 
 def metadata(tool: BaseTool) -> dict[str, Any]:

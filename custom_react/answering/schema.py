@@ -53,6 +53,13 @@ class AnswerSchema:
                     "response_format takes a Pydantic model, a TypedDict, a dataclass or a "
                     f"JSON-schema dict, not {schema!r}"
                 ) from error
+        if self.json_schema.get("type", "object") != "object":
+            raise TypeError(
+                "response_format takes a schema of a JSON object (a Pydantic model, a TypedDict, "
+                f"a dataclass, or a JSON schema with type 'object'), not one of type "
+                f"{self.json_schema.get('type')!r} ({schema!r}): wrap it in a model with one "
+                "field, such as `class Answer(BaseModel): values: list[int]`."
+            )
         self.name = str(self.json_schema.get("title") or getattr(schema, "__name__", "answer"))
 
     def instructions(self, language: str, write_answer: str) -> str:

@@ -42,10 +42,12 @@ from langchain_core.messages import (
 from langchain_core.messages.tool import ToolCall
 from langchain_core.tools import BaseTool, tool
 
+from custom_react.acting import unknown_tool_message
 from custom_react.answering import AnswerInvalid, AnswerSchema
 from custom_react.arguments import bind_arguments
 from custom_react.events import PARSE_ERROR_TOOL
 from custom_react.formats import FormatName, ReActFormat, get_format
+from custom_react.labels import check_language
 from custom_react.parser import Action, ParseError, not_too_deep
 from custom_react.parsing.markers import strip_think
 from custom_react.scratchpad import REACT_LOG, message_exchanges, render_transcript
@@ -78,7 +80,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         """Choose the step format, the language and the few-shot example of the prompt."""
         super().__init__()
         self.step_format: ReActFormat = get_format(format)
-        self.language = language
+        self.language = check_language(language)
         self.examples = examples
         self.tools = [format_error]
 
@@ -155,9 +157,12 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
             step = not_too_deep(self.step_format.parse(text, self.language), text, self.language)
             if isinstance(step, Action):
                 chosen = resolve_tool(step.tool, tools)
+                if chosen is None:  # named here, with the agent's tools only: no internal name
+                    raise ParseError(
+                        unknown_tool_message(step.tool, list(tools), self.language), text
+                    )
                 args, _ = bind_arguments(chosen, step.tool_input)
-                name = chosen.name if chosen else step.tool
-                return ModelResponse(result=[with_call(message, step.log, name, args)])
+                return ModelResponse(result=[with_call(message, step.log, chosen.name, args)])
             structured, output = (
                 schema.read(step.output, self.language) if schema else (None, step.output)
             )

@@ -1,0 +1,98 @@
+"""What the agent takes when it is built: plain functions as tools, wrapped models, and refusals.
+
+A wrong option fails when the agent is built, naming what it takes, never mid-run: a
+`response_format` that is not a JSON object, a tool named like the Final Answer, two tools with one
+name, something that is not a tool. Scripted models.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain.agents import create_agent
+from langchain_core.tools import tool
+from pydantic import BaseModel
+
+from custom_react import CustomReActAgent
+from custom_react.integrations.create_agent import TextReActMiddleware
+from custom_react.testing import Script
+from tests.conftest import run_by
+
+
+def add(a: int, b: int) -> int:
+    """Add two whole numbers."""
+    return a + b
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+def test_a_plain_function_is_a_tool(script: Any, way: str) -> None:
+    model = script('Action: add\nAction Input: {"a": 2, "b": 3}', "Final Answer: 5")
+    agent = CustomReActAgent(model.model, [add])
+    result, _ = run_by(agent, way, "What is 2 + 3?")
+    assert result["intermediate_steps"][0][1] == "5" and result["output"] == "5"
+    assert "add" in model.prompts[0][0].content  # listed to the model with its docstring
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        lambda model: model.with_retry(),
+        lambda model: model.bind(stop=["\nObservation:"]),
+        lambda model: model.with_fallbacks([model]),
+        lambda model: model.with_config(tags=["wrapped"]),
+    ],
+    ids=["with_retry", "bind", "with_fallbacks", "with_config"],
+)
+def test_any_wrapped_chat_model_is_accepted(script: Any, wrap: Any) -> None:
+    model = script("Final Answer: 4")
+    assert CustomReActAgent(wrap(model.model), []).invoke("2 + 2?")["output"] == "4"
+
+
+class Price(BaseModel):
+    item: str
+    yuan: float
+
+
+@pytest.mark.parametrize(
+    ("response_format", "kind"),
+    [
+        (list[int], "'array'"),
+        (int, "'integer'"),
+        (str, "'string'"),
+        ({"type": "array", "items": {"type": "number"}}, "'array'"),
+    ],
+)
+def test_a_response_format_that_is_not_an_object_is_refused_when_built(
+    response_format: Any, kind: str
+) -> None:
+    with pytest.raises(TypeError, match=f"not one of type {kind}"):
+        CustomReActAgent(Script().model, [], response_format=response_format)
+    CustomReActAgent(Script().model, [], response_format=Price)  # an object is fine
+
+
+@pytest.mark.parametrize(
+    ("tools", "error", "problem"),
+    [
+        ([None], TypeError, r"tools\[0\] is NoneType"),
+        ([add, "add"], TypeError, r"tools\[1\] is str"),
+        ([lambda x: x], TypeError, r"tools\[0\] \(<lambda>\) cannot be a tool"),
+        ([add, tool(add)], ValueError, "Two tools are named 'add'"),
+        (tool(add), TypeError, "must be a list of tools"),
+    ],
+)
+def test_what_is_not_a_tool_is_refused_when_built(tools: Any, error: Any, problem: str) -> None:
+    with pytest.raises(error, match=problem):
+        CustomReActAgent(Script().model, tools)
+
+
+def test_the_middleware_checks_its_language_and_names_only_the_agents_tools() -> None:
+    with pytest.raises(ValueError, match="Unsupported language 'fr'"):
+        TextReActMiddleware(language="fr")
+    model = Script("Action: weather\nAction Input: Paris", "Final Answer: no weather tool")
+    agent = create_agent(model.model, [tool(add)], middleware=[TextReActMiddleware()])
+    messages = agent.invoke({"messages": [("user", "Weather in Paris?")]})["messages"]
+    observation = messages[2].text
+    assert observation == "'weather' is not a valid tool. Use one of: add."
+    assert "_Exception" not in observation
+    model.assert_consumed()
