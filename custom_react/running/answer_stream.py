@@ -6,7 +6,9 @@ spelling the parser reads) as it arrives, the marker found however the chunks sp
 before the answer yield nothing. At the end it yields whatever the streamed text lacks of the
 run's output (an answer written without a marker, say), so the pieces always join to it.
 `afinal_answer_tokens` is the same over `astream`. What counts as the answer is
-`parsing.markers`' reading.
+`parsing.markers`' reading. An agent whose answers are checked (`response_format`,
+`final_answer_checks`) may send an answer back: then nothing streams until an answer is accepted
+(its `FinalAnswerEvent`), so a rejected answer never reaches the stream (`live=False`).
 """
 
 from __future__ import annotations
@@ -14,14 +16,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
-from custom_react.events import ReplyToken, RunFinished
+from custom_react.events import FinalAnswerEvent, ReplyToken, RunFinished
 from custom_react.parsing.markers import reply_sections
 
 
 class AnswerText:
     """The Final Answer of one run so far, fed event by event; `feed` returns the new text."""
 
-    def __init__(self) -> None:
+    def __init__(self, live: bool = True) -> None:
+        self.live = live
+        """Give out the answer as the reply is written (else only once it is accepted)."""
         self.reply = ""
         """The text of the reply being written."""
         self.answer = ""
@@ -31,8 +35,10 @@ class AnswerText:
         """The answer text `event` adds: a piece of the reply, or the run's remaining output."""
         if isinstance(event, ReplyToken):
             self.reply += event.text
-            return self._extend(self._written_answer())
+            return self._extend(self._written_answer()) if self.live else ""
         self.reply = ""  # a step ended: the next reply starts afresh
+        if isinstance(event, FinalAnswerEvent) and not self.live:
+            return self._extend(event.output)  # the accepted answer, whole
         if isinstance(event, RunFinished) and event.result.stop_reason == "final_answer":
             return self._extend(event.result.output)
         return ""
@@ -51,17 +57,17 @@ class AnswerText:
         return new
 
 
-def final_answer_tokens(events: Iterable[Any]) -> Iterator[str]:
+def final_answer_tokens(events: Iterable[Any], live: bool = True) -> Iterator[str]:
     """The Final Answer's text, piece by piece, from a run's events (see the module docstring)."""
-    answer = AnswerText()
+    answer = AnswerText(live)
     for event in events:
         if text := answer.feed(event):
             yield text
 
 
-async def afinal_answer_tokens(events: AsyncIterator[Any]) -> AsyncIterator[str]:
+async def afinal_answer_tokens(events: AsyncIterator[Any], live: bool = True) -> AsyncIterator[str]:
     """`final_answer_tokens` over an async stream of events."""
-    answer = AnswerText()
+    answer = AnswerText(live)
     async for event in events:
         if text := answer.feed(event):
             yield text

@@ -178,13 +178,15 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         self, input: AgentInput, config: RunnableConfig | None = None
     ) -> Iterator[str]:
         """Only the Final Answer's text, as the model writes it (`answer_stream`)."""
-        return final_answer_tokens(self.stream(input, config, stream_tokens=True))
+        live = getattr(self, "answers", None) is None  # checked answers stream once accepted
+        return final_answer_tokens(self.stream(input, config, stream_tokens=True), live)
 
     def astream_final_answer(
         self, input: AgentInput, config: RunnableConfig | None = None
     ) -> AsyncIterator[str]:
         """Async `stream_final_answer`."""
-        return afinal_answer_tokens(self.astream(input, config, stream_tokens=True))
+        live = getattr(self, "answers", None) is None
+        return afinal_answer_tokens(self.astream(input, config, stream_tokens=True), live)
 
 
 def result_of(last: Any) -> dict[str, Any]:

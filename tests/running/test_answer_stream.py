@@ -7,12 +7,15 @@ steps before the answer give nothing; the pieces always join to the run's output
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from custom_react import CustomReActAgent
 from custom_react.events import ReplyToken
 from custom_react.running.answer_stream import final_answer_tokens
+from custom_react.testing import Script
 
 SEARCH = "I need the price.\nAction: search\nAction Input: rose"
 ANSWER = "Thought: I now know the final answer\nFinal Answer: About 1.26 yuan per stem."
@@ -71,3 +74,48 @@ def test_the_async_variant(script, tools):
 def test_final_answer_tokens_over_any_event_list():
     events = [ReplyToken(text) for text in ("Final An", "swer: ", "yes", " indeed")]
     assert list(final_answer_tokens(events)) == ["yes", " indeed"]
+
+
+class Price(BaseModel):
+    item: str
+    unit_price: float
+
+
+def checked_agent(language: str, *replies: str, **options: Any) -> CustomReActAgent:
+    return CustomReActAgent(Script(*replies).model, [], language=language, **options)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("way", ["sync", "async"])
+def test_a_rejected_answer_never_streams_only_the_accepted_one(language: str, way: str) -> None:
+    rejected = 'Final Answer: {"item": "rose"}'
+    accepted = 'Final Answer: {"item": "rose", "unit_price": 1.05}'
+    agent = checked_agent(language, rejected, accepted, response_format=Price)
+    if way == "sync":
+        pieces = list(agent.stream_final_answer("What does a rose cost?"))
+    else:
+
+        async def collect() -> list[str]:
+            return [p async for p in agent.astream_final_answer("What does a rose cost?")]
+
+        pieces = asyncio.run(collect())
+    assert "".join(pieces) == '{"item": "rose", "unit_price": 1.05}'
+
+
+def test_an_answer_a_check_sends_back_does_not_stream() -> None:
+    def no_guess(answer: str, steps: Any) -> str | None:
+        return "Say where the number comes from." if "guess" in answer else None
+
+    agent = checked_agent(
+        "en",
+        "Final Answer: about 2, a guess",
+        "Final Answer: 1.2 yuan",
+        final_answer_checks=[no_guess],
+    )
+    assert "".join(agent.stream_final_answer("Price?")) == "1.2 yuan"
+
+
+def test_a_run_whose_answer_never_validates_streams_no_answer() -> None:
+    bad = 'Final Answer: {"item": "rose"}'
+    agent = checked_agent("en", bad, bad, bad, response_format=Price, max_answer_retries=2)
+    assert list(agent.stream_final_answer("Price?")) == []
