@@ -250,13 +250,13 @@ class CustomReActAgent(StepRunnable):
         self.tools = self.toolbox.tools
         self.format = self.settings.react_format
         self.language = self.settings.language
-        self.answers = self.settings.answer_rules()
+        self.answers = self.settings.answer_rules(self.tools)
         self.prompt = self.format.build_prompt(
             self.tools,
             language=self.language,
             examples=self.settings.examples,
             environment=self.settings.environment,
-            system_prompt=self.settings.system_prompt,
+            system_prompt=self.settings.instructions,
             answer_schema=self.answers.schema if self.answers else None,
         )
         self.stop = self.settings.stop_sequences(self.format.stop)

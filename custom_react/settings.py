@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from langchain_core.messages import SystemMessage
+from langchain_core.tools import BaseTool
+
 from custom_react.answering import AnswerRules, AnswerSchema, Check
 from custom_react.formats import EnvironmentOption, FormatName, ReActFormat, get_format
 from custom_react.labels import check_language
@@ -48,7 +51,7 @@ class AgentSettings:
     """Most calls of any one tool in one run; the next call is answered, not run. A tool's
     `metadata["max_calls"]` overrides it; a `repeatable` tool (a job's status check) gets 10
     when neither is set, so polling cannot go on forever. None: no limit."""
-    system_prompt: str = ""
+    system_prompt: str | SystemMessage = ""
     """Your instructions for the model (a role, rules, the answer's style): they open the system
     turn, before the tool list, in every format and language."""
     language: str = "en"
@@ -110,9 +113,11 @@ class AgentSettings:
         if self.repeated_action not in ("warn", "allow"):
             raise ValueError("repeated_action must be 'warn' or 'allow'.")
         check_language(self.language)
-        if not isinstance(self.system_prompt, str):
+        if callable(self.final_answer_checks):  # one check given bare
+            object.__setattr__(self, "final_answer_checks", (self.final_answer_checks,))
+        if not isinstance(self.system_prompt, str | SystemMessage):
             raise TypeError(
-                f"system_prompt must be a string, not {type(self.system_prompt).__name__}."
+                f"system_prompt must be a string or a SystemMessage, not {type(self.system_prompt).__name__}."
             )
         check_limits(self)
         get_format(self.format)  # an unknown format fails here, naming the three
@@ -123,10 +128,30 @@ class AgentSettings:
                 f"write stop=[{self.stop!r}] (a bare string would be split into characters)."
             )
 
-    def answer_rules(self) -> AnswerRules | None:
-        """What a Final Answer must be (`response_format`, `final_answer_checks`); None: anything."""
+    @property
+    def instructions(self) -> str:
+        """`system_prompt` as text (a `SystemMessage`'s text)."""
+        prompt = self.system_prompt
+        return prompt.text if isinstance(prompt, SystemMessage) else prompt
+
+    def answer_rules(self, tools: Sequence[BaseTool] = ()) -> AnswerRules | None:
+        """What a Final Answer must be (`response_format`, `final_answer_checks`); None: anything.
+
+        Raises:
+            TypeError: A check is not a function.
+            ValueError: A `return_direct` tool would end the run with an answer nobody checks.
+        """
         if self.response_format is None and not self.final_answer_checks:
             return None
+        if not all(callable(check) for check in self.final_answer_checks):
+            raise TypeError(
+                "final_answer_checks takes functions check(answer, steps) -> str | None."
+            )
+        if direct := [tool.name for tool in tools if tool.return_direct]:
+            raise ValueError(
+                f"{', '.join(direct)} returns its output as the answer (return_direct), which "
+                "response_format and final_answer_checks cannot check: drop one or the other."
+            )
         schema = None if self.response_format is None else AnswerSchema(self.response_format)
         return AnswerRules(schema, self.final_answer_checks, self.max_answer_retries)
 

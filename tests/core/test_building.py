@@ -96,3 +96,48 @@ def test_the_middleware_checks_its_language_and_names_only_the_agents_tools() ->
     assert observation == "'weather' is not a valid tool. Use one of: add."
     assert "_Exception" not in observation
     model.assert_consumed()
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "problem"),
+    [
+        ({"max_iterations": "5"}, TypeError, "max_iterations must be a whole number"),
+        ({"max_iterations": 0}, ValueError, "max_iterations must be at least 1"),
+        ({"max_tool_calls": 2.5}, TypeError, "max_tool_calls must be a whole number"),
+        ({"max_execution_time": -1}, ValueError, "max_execution_time must be a number"),
+        ({"tool_timeout": "30"}, ValueError, "tool_timeout must be a number"),
+        ({"approve": True}, TypeError, "approve must be a function"),
+        ({"state_key": "short"}, ValueError, "state_key must be a secret"),
+        ({"final_answer_checks": ["not a check"]}, TypeError, "final_answer_checks takes"),
+        ({"system_prompt": 42}, TypeError, "system_prompt must be a string or a SystemMessage"),
+    ],
+)
+def test_a_wrong_option_fails_when_built_naming_it(
+    options: dict[str, Any], error: Any, problem: str
+) -> None:
+    with pytest.raises(error, match=problem):
+        CustomReActAgent(Script().model, [], **options)
+
+
+def test_a_system_message_and_a_bare_check_are_taken(script: Any) -> None:
+    from langchain_core.messages import SystemMessage
+
+    def short(answer: str, steps: Any) -> str | None:
+        return "Answer in one word." if " " in answer else None
+
+    model = script("Final Answer: Paris, France", "Final Answer: Paris")
+    agent = CustomReActAgent(
+        model.model, [], system_prompt=SystemMessage("Be brief."), final_answer_checks=short
+    )
+    assert agent.invoke("Capital of France?")["output"] == "Paris"
+    assert model.prompts[0][0].content.startswith("Be brief.")
+
+
+def test_return_direct_with_a_checked_answer_is_refused_when_built() -> None:
+    @tool(return_direct=True)
+    def lookup(query: str) -> str:
+        """Look it up; the result is the answer."""
+        return "Paris"
+
+    with pytest.raises(ValueError, match="lookup returns its output as the answer"):
+        CustomReActAgent(Script().model, [lookup], response_format=Price)
