@@ -224,9 +224,10 @@ class CustomReActAgent(StepRunnable):
         """
         if run.pending is None or run.decision is None:
             return None
-        yield ApprovalDecided(run.pending, run.decision)
         # Claimed in the store first: a second resume of this pause cannot run the call again.
-        if (recorded := run.claim(run.pending, run.decision)) is not None:
+        recorded = run.claim(run.pending, run.decision)
+        yield ApprovalDecided(run.pending, run.decision)
+        if recorded is not None:
             yield ObservationEvent(run.keep(recorded))  # it ran before a crash: its result
             return None
         try:
