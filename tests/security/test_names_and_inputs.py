@@ -72,8 +72,7 @@ def test_duplicate_tool_names_are_refused(second):
         CustomReActAgent(Script().model, tools)
 
 
-def plain(text: str) -> str:
-    """Not a tool."""
+def plain(text: str) -> str:  # no docstring: nothing to tell the model, so it cannot be a tool
     return text
 
 
