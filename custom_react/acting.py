@@ -6,8 +6,9 @@ and the Observation says why, when:
 - no tool has the name the model wrote (`unknown_tool`: the message lists the tools);
 - the input names arguments the tool does not have (`invalid_input`: it lists the real ones);
 - the input is the tool list's description of one (`placeholder_input`);
-- the same (tool, input) already ran in this run (`repeated`: the earlier observation is given
-  again; a tool marked `metadata={"repeatable": True}`, such as a job's status check, is let
+- the same (tool, input) already ran and worked in this run (`repeated`: the earlier observation
+  is given again; a call that failed may be tried again, and `tool_retries` retries one that
+  raised before its Observation is written; a tool marked `metadata={"repeatable": True}`, such as a job's status check, is let
   through, and so is every tool with `repeated_action="allow"`);
 - the tool used up its calls in this run (`over_budget`, `Toolbox.call_budget`);
 - it needs a person's approval and does not get it (`denied`, `pausing/approval.py`); with
@@ -100,12 +101,12 @@ def act(
         return unknown_arguments_message(tool, unknown, language), "invalid_input"
     if placeholder_input(tool, request.args):
         return placeholder_input_message(tool, language), "placeholder_input"
-    earlier = memory.previous_observation(tool.name, request.args)
+    earlier, calls = memory.ran_before(tool.name, request.args)
     repeatable = metadata(tool).get("repeatable")
     if earlier is not None and not repeatable and toolbox.options.repeated_action != "allow":
         return repeated_action_message(tool.name, earlier, language), "repeated"
     budget = toolbox.call_budget(tool)
-    if budget is not None and memory.calls_of(tool.name) >= budget:
+    if budget is not None and calls >= budget:
         return over_budget_message(tool.name, budget, language), "over_budget"
     if not approved and toolbox.waits_for_approval(tool.name):
         raise ApprovalPause(request)  # every guard passed: now a person decides
@@ -113,7 +114,15 @@ def act(
         yield sleeping(float(metadata(tool)["poll_interval"]))  # a job being polled: give it time
     approve = always_approve if approved else toolbox.options.approve
     timeout = toolbox.timeout(tool, memory.elapsed)
-    return (yield from run_tool(tool, request, config, approve, language=language, timeout=timeout))
+    retries = toolbox.options.tool_retries
+    for attempt in range(retries + 1):  # a tool that raised may be tried again (`tool_retries`)
+        observed = yield from run_tool(
+            tool, request, config, approve, language=language, timeout=timeout
+        )
+        if observed[1] != "error" or attempt == retries:
+            return observed
+        yield sleeping(toolbox.options.tool_retry_delay * 2**attempt)  # then 2x, 4x, ...
+    return observed
 
 
 class ApprovalPause(Exception):

@@ -160,18 +160,16 @@ class RunMemory(BaseRun):
         self.steps.append(step)
         return step
 
-    def previous_observation(self, tool: str, args: dict[str, Any]) -> str | None:
-        """The observation of an earlier run of the same tool with the same input.
+    def ran_before(self, tool: str, args: dict[str, Any]) -> tuple[str | None, int]:
+        """The observation of an earlier call of `tool` with `args`, and how often `tool` ran.
 
-        One that ran and failed counts too: the same call would fail the same way.
+        Only a call that worked counts as the same call again: one that failed may be tried
+        again (its failure may have passed). Every call that ran counts towards the budget.
         """
         key = action_key(tool, args)
-        ran = [step for step in self._ran() if step.action_key == key]
-        return ran[0].observation if ran else None
-
-    def calls_of(self, tool: str) -> int:
-        """How many times `tool` ran in this run so far."""
-        return sum(step.tool == tool for step in self._ran())
+        ran = self._ran()
+        worked = [s for s in ran if s.status == "ok" and s.action_key == key]
+        return (worked[0].observation if worked else None), sum(s.tool == tool for s in ran)
 
     def _ran(self) -> list[ToolStep]:
         ran = ("ok", "error")  # the tool really ran (it may have failed)

@@ -78,6 +78,12 @@ class AgentSettings:
     """Most seconds one tool call may take (a tool's `metadata["timeout"]` overrides it); then
     the Observation says it timed out. `max_execution_time` also bounds a running tool. None:
     no limit."""
+    tool_retries: int = 0
+    """Tries again a tool call that raised (or timed out) this many times before its error is
+    the Observation, waiting `tool_retry_delay` seconds, then twice that, and so on (as
+    LangChain's tool-retry middleware). A call that failed is never answered as a repeat."""
+    tool_retry_delay: float = 0.5
+    """Seconds before the first retry of a failed tool call; each next one waits twice as long."""
     checkpoint: RunStore | None = None
     """A checkpoint store (`pausing.checkpoints.SQLiteStore("runs.db")`): every step is written
     when it is recorded, and a run can be resumed by id. None: runs live in memory."""
@@ -164,6 +170,8 @@ class AgentSettings:
             repeated_action=self.repeated_action,
             max_tool_calls=self.max_tool_calls,
             tool_timeout=self.tool_timeout,
+            tool_retries=self.tool_retries,
+            tool_retry_delay=self.tool_retry_delay,
             max_execution_time=self.max_execution_time,
             max_observation_chars=self.max_observation_chars,
         )
@@ -191,6 +199,7 @@ def check_limits(settings: AgentSettings) -> None:
     check_count("max_consecutive_parse_failures", settings.max_consecutive_parse_failures, 1)
     check_count("model_retries", settings.model_retries, 0)
     check_count("max_answer_retries", settings.max_answer_retries, 0)
+    check_count("tool_retries", settings.tool_retries, 0)
     for name in ("max_execution_time", "tool_timeout"):
         value = getattr(settings, name)
         if value is not None and (
@@ -199,6 +208,10 @@ def check_limits(settings: AgentSettings) -> None:
             raise ValueError(
                 f"{name} must be a number of seconds above 0 (or None), not {value!r}."
             )
+    if not isinstance(settings.tool_retry_delay, int | float) or settings.tool_retry_delay < 0:
+        raise ValueError(
+            f"tool_retry_delay must be seconds, 0 or more, not {settings.tool_retry_delay!r}."
+        )
     if settings.approve is not None and not callable(settings.approve):
         raise TypeError(
             f"approve must be a function (name, args) -> bool, not {settings.approve!r}."

@@ -72,6 +72,8 @@ class ToolOptions:
     repeated_action: Literal["warn", "allow"] = "warn"
     max_tool_calls: int | None = None
     tool_timeout: float | None = None
+    tool_retries: int = 0
+    tool_retry_delay: float = 0.5
     max_execution_time: float | None = None
     max_observation_chars: int | None = 2000
 

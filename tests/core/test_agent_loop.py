@@ -175,16 +175,17 @@ def test_repeated_action_is_answered_from_memory_not_rerun(script, tools, calls)
     assert calls.calls == [("search", "rose")]
 
 
-def test_a_failed_call_repeated_is_answered_with_its_error_not_rerun(script, tools, calls):
+def test_a_failed_call_asked_again_runs_again(script, tools, calls):
     model = script(
         "Action: calculator\nAction Input: price * 2",
         "Action: calculator\nAction Input: price * 2",
         "Final Answer: unknown",
     )
     events, _ = run(CustomReActAgent(model.model, tools))
-    assert [event[1] for event in events if event[0] == "observation"] == ["error", "repeated"]
-    assert "cannot evaluate 'price * 2'" in events[3][2]  # the earlier failure, shown again
-    assert calls.calls == [("calculator", "price * 2")]
+    # A failure may pass (a network error, a busy service): the call is not a "repeat".
+    assert [event[1] for event in events if event[0] == "observation"] == ["error", "error"]
+    assert "cannot evaluate 'price * 2'" in events[3][2]
+    assert calls.calls == [("calculator", "price * 2")] * 2
 
 
 @pytest.mark.parametrize(

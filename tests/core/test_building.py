@@ -141,3 +141,46 @@ def test_return_direct_with_a_checked_answer_is_refused_when_built() -> None:
 
     with pytest.raises(ValueError, match="lookup returns its output as the answer"):
         CustomReActAgent(Script().model, [lookup], response_format=Price)
+
+
+def flaky(failures: int, ran: list[str]) -> Any:
+    @tool
+    def quote(item: str) -> str:
+        """Today's price of an item."""
+        ran.append(item)
+        if len(ran) <= failures:
+            raise ConnectionError("the price service is busy")
+        return f"{item}: 1.2 yuan"
+
+    return quote
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+def test_tool_retries_retry_a_failing_call_before_its_observation(script: Any, way: str) -> None:
+    ran: list[str] = []
+    model = script("Action: quote\nAction Input: rose", "Final Answer: 1.2 yuan")
+    agent = CustomReActAgent(model.model, [flaky(2, ran)], tool_retries=2, tool_retry_delay=0.01)
+    result, _ = run_by(agent, way, "Price of a rose?")
+    assert ran == ["rose"] * 3  # failed twice, worked the third time: one step
+    assert result["intermediate_steps"][0][1] == "rose: 1.2 yuan"
+
+
+def test_retries_that_run_out_leave_the_error_as_the_observation(script: Any) -> None:
+    ran: list[str] = []
+    model = script("Action: quote\nAction Input: rose", "Final Answer: no price")
+    agent = CustomReActAgent(model.model, [flaky(5, ran)], tool_retries=1, tool_retry_delay=0)
+    result = agent.invoke("Price of a rose?")
+    assert ran == ["rose"] * 2
+    assert "the price service is busy" in result["intermediate_steps"][0][1]
+
+
+def test_a_transient_failure_can_be_tried_again_by_the_model(script: Any) -> None:
+    ran: list[str] = []
+    model = script(
+        "Action: quote\nAction Input: rose",
+        "Action: quote\nAction Input: rose",  # the model tries again: not a "repeat"
+        "Final Answer: 1.2 yuan",
+    )
+    result = CustomReActAgent(model.model, [flaky(1, ran)]).invoke("Price of a rose?")
+    assert ran == ["rose", "rose"]
+    assert result["intermediate_steps"][1][1] == "rose: 1.2 yuan"
