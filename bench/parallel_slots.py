@@ -3,8 +3,9 @@
 For each slot count the bundled server is started with `--parallel N` (llama.cpp's continuous
 batching: the N requests in flight are decoded together, each slot with its own full context
 window) and our agent answers the same cases through the harness (`run_comparison`) with its
-concurrency matched to the slots. Cases a minute = cases / wall time of the run (the server start
-not counted). The table says which slot count `custom-react compare` uses by default
+concurrency matched to the slots, after one warm-up question per slot (timed apart: it fills the
+slot's prompt cache with the system prompt every case shares). Cases a minute = cases / wall time
+of the run (the server start and the warm-up not counted). The table says which slot count `custom-react compare` uses by default
 (`custom_react/cli/compare.py`, `DEFAULT_SLOTS`). Writes `bench/results/parallel_slots.{json,md}`.
 
     flock /tmp/custom-react-model.lock python bench/parallel_slots.py
@@ -32,9 +33,26 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "results" / "parallel_slots"
 
 
-def measure(model: str, slots: int, questions: list[Any], threads: int | None) -> dict[str, Any]:
-    """Serve the model with `slots` slots; run the cases `slots` at a time; time the run."""
+def measure(
+    model: str, slots: int, questions: list[Any], warm_up: list[Any], threads: int | None
+) -> dict[str, Any]:
+    """Serve the model with `slots` slots; warm each slot up; run the cases `slots` at a time.
+
+    The warm-up (one other question per slot, timed apart) fills each slot's prompt cache with
+    the system prompt, which every case shares: a slot reads it once, in about a minute on this
+    CPU, and a long comparison pays that once per slot, not once per case.
+    """
     with LocalModelServer(ensure_model_file(model), parallel=slots, n_threads=threads) as server:
+        started = time.perf_counter()
+        run_comparison(
+            warm_up[:slots],
+            server.chat_model(),
+            default_tools,
+            agents=("custom",),
+            probe_tool_calling=False,
+            concurrency=slots,
+        )
+        warm = time.perf_counter() - started
         started = time.perf_counter()
         report = run_comparison(
             questions,
@@ -51,6 +69,7 @@ def measure(model: str, slots: int, questions: list[Any], threads: int | None) -
     print(f"{slots} slots: {len(records)} cases in {wall:.1f} s", file=sys.stderr, flush=True)
     return {
         "slots": slots,
+        "warm_up_time": round(warm, 1),
         "concurrency": slots,
         "cases": len(records),
         "solved": sum(record.correct is True for record in records),
@@ -74,12 +93,13 @@ def render(data: dict[str, Any]) -> str:
         f"Date: {data['date']}. Prompt: {data['prompt_fingerprint']}.",
         f"Reproduce: `{data['command']}`.",
         "",
-        "| slots | cases | solved | model calls | wall time, s | cases/min | × 1 slot | s per call (in a run) |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| slots | warm-up, s | cases | solved | model calls | wall time, s | cases/min | × 1 slot "
+        "| s per call (in a run) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in data["rows"]:
         lines.append(
-            f"| {row['slots']} | {row['cases']} | {row['solved']} | {row['model_calls']} | "
+            f"| {row['slots']} | {row['warm_up_time']} | {row['cases']} | {row['solved']} | {row['model_calls']} | "
             f"{row['wall_time']} | {row['cases_per_minute']} | "
             f"{row['cases_per_minute'] / base:.2f} | {row['seconds_per_call']} |"
         )
@@ -94,8 +114,11 @@ def main() -> None:
     parser.add_argument("--slots", default="1,2,4")
     parser.add_argument("--threads", type=int, help="generation threads (default: the server's)")
     args = parser.parse_args()
-    questions = load_questions(args.questions)[: args.cases]
-    rows = [measure(args.model, int(n), questions, args.threads) for n in args.slots.split(",")]
+    every = load_questions(args.questions)
+    questions, warm_up = every[: args.cases], every[args.cases :]
+    rows = [
+        measure(args.model, int(n), questions, warm_up, args.threads) for n in args.slots.split(",")
+    ]
     data = {
         "model": args.model,
         "questions": str(args.questions.resolve().relative_to(ROOT)),
