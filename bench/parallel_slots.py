@@ -125,8 +125,9 @@ def main() -> None:
         "cpus": os.cpu_count(),
         "date": date.today().isoformat(),
         "prompt_fingerprint": prompt_fingerprint(default_tools()),
-        "command": "flock /tmp/custom-react-model.lock python bench/parallel_slots.py "
-        + " ".join(sys.argv[1:]),
+        "command": " ".join(
+            ["flock /tmp/custom-react-model.lock python bench/parallel_slots.py", *sys.argv[1:]]
+        ),
         "rows": rows,
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,7 @@ Our agent answers 400 arithmetic cases on `SimulatedModel` (a text-ReAct model t
 reply, as a server would: the thread waits without using a core; two replies a case), through
 `run_cases` with a results file, at concurrency 1, 8 and 32 in this process, then on a local Ray
 cluster with two workers (`run_cases_on_ray`, two `Simulated` sources of 16 slots each: 32 at
-once in two processes; then 64 each). Concurrency 128 shows where one process bends. Each row: wall time, cases a second, the ratio to concurrency 1, and the
+once in two processes; then 64 each). Concurrency 128 and 400 (all at once) show where one process bends. Each row: wall time, cases a second, the ratio to concurrency 1, and the
 CPU time this process used per case. Then the harness's own cost per case, without the model's
 wait: the same cases at 0 ms with our agent (agent + harness), and with a runner that does
 nothing (the harness alone: planning, batching, the results file's fsync). Writes
@@ -50,7 +50,8 @@ def timed(label: str, run: Callable[[Path], list[Any]], cases: int) -> dict[str,
         cpu, started = time.process_time(), time.perf_counter()
         records = run(Path(folder) / "results.jsonl")
         wall, cpu = time.perf_counter() - started, time.process_time() - cpu
-    assert len(records) == cases and all(r.error is None for r in records), label
+    errors = [r.error for r in records if r.error is not None]
+    assert len(records) == cases and not errors, (label, len(records), errors[:1])
     row = {
         "setting": label,
         "cases": cases,
@@ -86,7 +87,7 @@ def on_ray(workers: int, slots: int, latency: float, cases: int = 0) -> Callable
     def run(path: Path) -> Any:
         sources = [Simulated(latency=latency, slots=slots) for _ in range(workers)]
         return run_cases_on_ray(
-            arithmetic_cases(ARGS.cases),
+            arithmetic_cases(cases or ARGS.cases),
             {"custom": custom_runner},
             sources,
             calculator_only,
@@ -128,7 +129,7 @@ def render(data: dict[str, Any]) -> str:
 
 def main() -> None:
     latency = ARGS.latency_ms / 1000
-    rows = [timed(f"concurrency {n}", local(n, latency), ARGS.cases) for n in (1, 8, 32, 128)]
+    rows = [timed(f"concurrency {n}", local(n, latency), ARGS.cases) for n in (1, 8, 32, 128, 400)]
     if not ARGS.no_ray:
         import ray
 
@@ -155,7 +156,7 @@ def main() -> None:
         "latency_ms": ARGS.latency_ms,
         "cpus": os.cpu_count(),
         "date": date.today().isoformat(),
-        "command": "python bench/scale_throughput.py " + " ".join(sys.argv[1:]),
+        "command": " ".join(["python bench/scale_throughput.py", *sys.argv[1:]]),
         "rows": rows,
         "costs": costs,
         "ray_start": None if ARGS.no_ray else start,

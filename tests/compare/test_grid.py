@@ -242,3 +242,20 @@ def test_the_command_and_the_harness_load_no_ray() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout.strip()
     assert loaded == "[]"
+
+
+def test_the_commands_servers_become_ray_sources_one_per_url_or_a_bundled_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from custom_react.compare.on_ray import sources_for
+    from custom_react.compare.sources import BundledServer, Endpoint
+
+    for name in ("OPENAI_API_KEY", "DEEPSEEK_API_KEY", "OPENAI_BASE_URL", "CUSTOM_REACT_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    urls = ["http://gpu-1:8000/v1", "http://gpu-2:8000/v1"]
+    remote = sources_for("qwen-7b", urls, 32)
+    assert [(s.base_url, s.model, s.slots) for s in remote if isinstance(s, Endpoint)] == [
+        (urls[0], "qwen-7b", 32),
+        (urls[1], "qwen-7b", 32),
+    ]
+    assert sources_for("qwen2.5-coder-1.5b", [], 2) == [BundledServer("qwen2.5-coder-1.5b", 2)]
