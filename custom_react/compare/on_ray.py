@@ -92,8 +92,8 @@ def run_cases_on_ray(
         sources: The models' sources; several with one model name share its jobs.
         tools_factory: Makes a fresh tool list for each run (importable, as `agents`).
         store: The results file (see `run_cases`).
-        address: A cluster's address ("auto": the one this machine belongs to); "local" or
-            None: a new one on this machine (unless Ray is already initialised).
+        address: A cluster's address ("auto": the one this machine has joined; "local": a new
+            one on this machine), used unless Ray is already initialised in this process.
         concurrency: Most runs at a time in all (default: the sources' slots added up).
         time_limit: Seconds one run may take.
         max_iterations: The step limit every agent gets.
@@ -103,7 +103,7 @@ def run_cases_on_ray(
     import ray
 
     if not ray.is_initialized():
-        ray.init(address=None if address in (None, "local") else address)
+        ray.init(address=address)  # None: a new one here, or the cluster RAY_ADDRESS names
     fingerprint = prompt_fingerprint(list(tools_factory()))
     store = store if store is not None else ResultsStore.in_memory()
     jobs = plan_jobs(cases, list(agents), list(dict.fromkeys(s.model for s in sources)))

@@ -135,3 +135,48 @@ def test_a_worker_killed_mid_run_loses_only_its_runs_in_flight_and_ray_runs_them
     requests = [server.requests for server in servers]
     asked_again = {q for counts in requests for q in counts if sum(c[q] for c in requests) > 2}
     assert 0 < len(asked_again) <= SLOTS  # only the killed worker's runs in flight
+
+
+def test_the_command_runs_on_ray_and_resumes_from_the_same_results_file(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    cases = arithmetic_cases(6)
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(
+        "".join(
+            json.dumps({"id": c.id, "question": c.question, "expected": c.expected}) + "\n"
+            for c in cases
+        )
+    )
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENAI_API_KEY": "", "RAY_ADDRESS": ""}
+    with SimulatedServer(latency=0.05) as server:
+        command = [
+            sys.executable,
+            "-m",
+            "custom_react.cli.app",
+            "compare",
+            "--ray",
+            "local",
+            "--questions",
+            str(questions),
+            "--agents",
+            "custom",
+            "--out",
+            str(out),
+            "--base-url",
+            server.url,
+            "--model",
+            "simulated",
+            "--parallel",
+            "3",
+        ]
+        first = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        assert first.returncode == 0, first.stderr[-2000:]
+        assert sum(server.requests.values()) == 2 * 6
+        again = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        assert again.returncode == 0, again.stderr[-2000:]
+        assert sum(server.requests.values()) == 2 * 6  # nothing run twice
+    assert sorted(keys(out / "results.jsonl")) == sorted((c.id, "custom") for c in cases)
+    assert "6/6" in again.stdout  # the totals, made from the results file

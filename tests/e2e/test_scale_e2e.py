@@ -56,3 +56,52 @@ def test_compare_on_two_slots_answers_and_a_rerun_resumes(tmp_path: Path) -> Non
     again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=1200)
     assert again.returncode == 0, again.stderr
     assert (out / "results.jsonl").read_text(encoding="utf-8").splitlines() == lines
+
+
+def launchers() -> set[int]:
+    """The bundled servers of this checkout that run (their launcher, by path, in /proc)."""
+    from custom_react.serving.process import LAUNCHER
+
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes() if entry.name.isdigit() else b""
+        except OSError:
+            continue
+        if str(LAUNCHER).encode() in command:
+            found.add(int(entry.name))
+    return found
+
+
+def test_a_ray_worker_starts_the_bundled_server_on_its_node_and_stops_it(tmp_path: Path) -> None:
+    ray = pytest.importorskip("ray", reason='Ray is the scale extra: pip install -e ".[scale]"')
+    from custom_react.compare import Question, ResultsStore
+    from custom_react.compare.on_ray import run_cases_on_ray
+    from custom_react.compare.runners import custom_runner
+    from custom_react.compare.sources import BundledServer
+    from tools import default_tools
+
+    root = Path(__file__).resolve().parents[2]
+    before = launchers()
+    cases = [Question(q["question"], q["id"], q["expected"]) for q in QUESTIONS[:2]]
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"PYTHONPATH": str(root)}},
+    )
+    try:
+        records = run_cases_on_ray(
+            cases,
+            {"custom": custom_runner},
+            [BundledServer(slots=2)],
+            default_tools,
+            store=ResultsStore(tmp_path / "results.jsonl"),
+            time_limit=600,
+        )
+    finally:
+        ray.shutdown()
+    assert [r.question_id for r in records] == ["product", "percent"]
+    assert all(r.error is None and r.model_calls >= 1 for r in records)
+    assert any(r.correct for r in records)
+    assert launchers() <= before  # the worker stopped its server
