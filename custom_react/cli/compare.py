@@ -12,7 +12,7 @@ the `scale` extra), on those servers or on a bundled server started on each Ray 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -97,10 +97,17 @@ def _here(
     cases: Sequence[Question], agents: list[str], where: Where, options: dict[str, Any]
 ) -> ComparisonReport:
     """Run the comparison in this process, on the servers, with a progress bar."""
-    from custom_react.compare import ProgressBar, run_comparison
+    from custom_react.compare import ProgressBar, plan_jobs, run_comparison
+    from custom_react.prompt import prompt_fingerprint
     from tools import default_tools
 
-    with _servers(*where) as (servers, model_name, slots), ProgressBar() as bar:
+    def all_done(model_name: str) -> bool:  # then no server needs to start
+        fingerprint = prompt_fingerprint(default_tools())
+        jobs = plan_jobs(cases, agents, [model_name])
+        rerun = options["rerun_errors"]
+        return all(options["store"].done(j.key(fingerprint), rerun_errors=rerun) for j in jobs)
+
+    with _servers(*where, all_done) as (servers, model_name, slots), ProgressBar() as bar:
         return run_comparison(
             cases,
             servers,
@@ -131,18 +138,23 @@ def _on_ray(
 
 @contextmanager
 def _servers(
-    model: str | None, base_urls: Sequence[str], parallel: int
+    model: str | None, base_urls: Sequence[str], parallel: int, done: Callable[[str], bool]
 ) -> Iterator[tuple[list[BaseChatModel], str, int]]:
     """Open the model: (one chat model per server, the model's name, the slots in all).
 
     With base URLs, one client each; otherwise the model the environment selects (the bundled
-    one served with `parallel` slots). Set-up and connection failures end the command (exit 2).
+    one served with `parallel` slots). None when `done(model name)` says every run of the model
+    is in the results file already. Set-up and connection failures end the command (exit 2).
     """
     from custom_react.serving.models import ModelSettings, describe, open_chat_model
 
     with model_errors(), ExitStack() as stack:
         settings = [ModelSettings.from_env(model=model, base_url=url) for url in base_urls]
         settings = settings or [ModelSettings.from_env(model=model)]
+        if done(settings[0].model):
+            typer.echo("every run is in the results file already: no model is started", err=True)
+            yield [], settings[0].model, parallel
+            return
         for each in settings:
             typer.echo(f"model: {describe(each)}, {parallel} slots", err=True)
         servers = [stack.enter_context(open_chat_model(s, parallel=parallel)) for s in settings]

@@ -89,7 +89,8 @@ def run_comparison(
         model_name, [], [], settings={"max_iterations": max_iterations, **made}
     )
     servers = [llm] if isinstance(llm, BaseChatModel) else list(llm)
-    report.skipped = _skipped(agents, servers[0], tools_factory) if probe_tool_calling else {}
+    probe = probe_tool_calling and bool(servers)  # no servers: every run is in `store`
+    report.skipped = _skipped(agents, servers[0], tools_factory) if probe else {}
     report.agents = [agent for agent in agents if agent not in report.skipped]
     report.records = run_cases(
         questions,

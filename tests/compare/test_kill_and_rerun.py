@@ -87,6 +87,15 @@ def test_a_killed_comparison_resumes_without_losing_or_repeating_a_run(tmp_path:
             timeout=300,
         )
         assert rerun.returncode == 0, rerun.stderr
+        third = subprocess.run(
+            command(questions, tmp_path / "out", "http://127.0.0.1:9/v1"),  # no server there
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert third.returncode == 0 and "no model is started" in third.stderr, third.stderr
     keys = [(line["key"]["case"], line["key"]["agent"]) for line in lines(results)]
     assert sorted(keys) == sorted((c.id, a) for c in cases for a in ("custom", "legacy"))
     assert all(line["record"]["correct"] for line in lines(results))

@@ -55,6 +55,7 @@ def test_compare_on_two_slots_answers_and_a_rerun_resumes(tmp_path: Path) -> Non
     assert "2 slots" in first.stderr
     again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=1200)
     assert again.returncode == 0, again.stderr
+    assert "no model is started" in again.stderr
     assert (out / "results.jsonl").read_text(encoding="utf-8").splitlines() == lines
 
 
