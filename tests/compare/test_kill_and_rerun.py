@@ -103,3 +103,32 @@ def test_a_killed_comparison_resumes_without_losing_or_repeating_a_run(tmp_path:
     asked_again = [q for q, count in server.requests.items() if count > 2 * 2]
     assert len(asked_again) <= CONCURRENCY
     assert sum(server.requests.values()) <= 2 * 2 * CASES + 2 * CONCURRENCY
+
+
+def test_ctrl_c_stops_at_once_keeping_every_finished_run(tmp_path: Path) -> None:
+    questions = tmp_path / "questions.jsonl"
+    cases = arithmetic_cases(CASES)
+    questions.write_text(
+        "".join(
+            json.dumps({"id": c.id, "question": c.question, "expected": c.expected}) + "\n"
+            for c in cases
+        )
+    )
+    results = tmp_path / "out" / "results.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENAI_API_KEY": ""}
+    with SimulatedServer(latency=0.1) as server:
+        child = subprocess.Popen(
+            command(questions, tmp_path / "out", server.url),
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 120
+        while len(lines(results)) < 6 and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        child.send_signal(signal.SIGINT)
+        child.wait(timeout=30)  # the runs in flight end (a model call or two), the rest never start
+        finished = len(lines(results))
+    assert child.returncode != 0 and 6 <= finished < 2 * CASES
+    assert len(set(map(json.dumps, (line["key"] for line in lines(results))))) == finished
