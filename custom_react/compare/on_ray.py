@@ -128,39 +128,53 @@ def run_cases_on_ray(
 def _dispatch(
     ray: Any, todo: list[Job], workers: list[Any], sources: list[ModelSource], cap: int | None
 ) -> Any:
-    """Keep each worker at its slots (and all at `cap`); yield (job, record) as each ends."""
+    """Keep each live worker at its slots (and all at `cap`); yield (job, record) as each ends.
+
+    A worker whose restarts are spent is dropped, and the runs it lost go to the other workers
+    of its model; with none left, each is recorded as that run's error.
+    """
     queues: dict[str, deque[Job]] = {}
     for job in todo:
         queues.setdefault(job.model, deque()).append(job)
     load = [0] * len(workers)
+    dead: set[int] = set()
     limit = cap or sum(source.slots for source in sources)
     flying: dict[Any, tuple[Job, int]] = {}
     while flying or any(queues.values()):
         for index, (worker, source) in enumerate(zip(workers, sources, strict=True)):
             queue = queues.get(source.model)
-            while queue and load[index] < source.slots and len(flying) < limit:
+            while (
+                index not in dead and queue and load[index] < source.slots and len(flying) < limit
+            ):
                 job = queue.popleft()
                 flying[worker.run.remote(job)] = (job, index)
                 load[index] += 1
-        if not flying:
-            raise ValueError(
-                f"no source serves the models {sorted(m for m, q in queues.items() if q)}"
-            )
+        if not flying:  # runs are left, but no live worker serves their model
+            for queue in queues.values():
+                while queue:
+                    job = queue.popleft()
+                    yield job, _lost(job, "no live Ray worker serves its model")
+            return
         (ready,), _ = ray.wait(list(flying), num_returns=1)
         job, index = flying.pop(ready)
         load[index] -= 1
-        yield job, _result(ray, ready, job)
+        try:
+            record: RunRecord = ray.get(ready)
+        except ray.exceptions.RayActorError:  # the worker is gone for good: another one runs it
+            dead.add(index)
+            queues[job.model].appendleft(job)
+            continue
+        except ray.exceptions.RayError as error:
+            record = _lost(job, f"{type(error).__name__}: {error}")
+        yield job, record
 
 
-def _result(ray: Any, ref: Any, job: Job) -> RunRecord:
-    """The job's record; a worker lost for good (retries spent) is that run's error."""
-    try:
-        record: RunRecord = ray.get(ref)
-    except ray.exceptions.RayError as error:
-        record = RunRecord(agent=job.agent, question_id=job.case.id, question=job.case.question)
-        record.error = f"{type(error).__name__}: the Ray worker was lost: {error}"[:500]
-        record.stop_reason = "error"
-        record.correct = False if job.case.expected is not None else None
+def _lost(job: Job, why: str) -> RunRecord:
+    """The record of a run that Ray could not make: an error, not solved."""
+    record = RunRecord(agent=job.agent, question_id=job.case.id, question=job.case.question)
+    record.error = f"the run was lost on Ray: {why}"[:500]
+    record.stop_reason = "error"
+    record.correct = False if job.case.expected is not None else None
     return record
 
 

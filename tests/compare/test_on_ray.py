@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -97,8 +99,25 @@ def worker_pids() -> list[int]:
     return pids
 
 
+def no_workers_left(timeout: float = 30.0) -> bool:
+    """Wait until no harness worker process is left (`ray.kill` ends them a moment later)."""
+    deadline = time.monotonic() + timeout
+    while worker_pids() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not worker_pids()
+
+
+@pytest.fixture(autouse=True)
+def each_test_starts_with_no_worker() -> None:
+    assert no_workers_left(), "a worker of an earlier run is still alive"
+
+
 class KillOnce:
-    """A watcher that kills one worker process with SIGKILL after `after` results."""
+    """A watcher that kills one worker process with SIGKILL, 0.1 s after the `after`th result.
+
+    The runs of a worker start together, so the pause puts the kill inside their first model
+    call (0.2 s each), not in the moment before they ask.
+    """
 
     def __init__(self, after: int) -> None:
         self.after, self.seen, self.killed = after, 0, 0
@@ -111,8 +130,8 @@ class KillOnce:
         if self.seen == self.after:
             pids = worker_pids()
             assert len(pids) == 2, pids
-            os.kill(pids[0], signal.SIGKILL)
             self.killed = pids[0]
+            threading.Timer(0.1, os.kill, (pids[0], signal.SIGKILL)).start()
 
 
 def test_a_worker_killed_mid_run_loses_only_its_runs_in_flight_and_ray_runs_them_again(
@@ -180,3 +199,24 @@ def test_the_command_runs_on_ray_and_resumes_from_the_same_results_file(tmp_path
         assert sum(server.requests.values()) == 2 * 6  # nothing run twice
     assert sorted(keys(out / "results.jsonl")) == sorted((c.id, "custom") for c in cases)
     assert "6/6" in again.stdout  # the totals, made from the results file
+
+
+def test_a_worker_that_ray_may_not_restart_leaves_its_runs_to_the_other(
+    servers: list[SimulatedServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from custom_react.compare import on_ray
+
+    monkeypatch.setattr(on_ray, "RETRIES", 0)  # a dead worker stays dead
+    cases = arithmetic_cases(24)
+    killer = KillOnce(after=4)
+    records = run_cases_on_ray(
+        cases,
+        {"custom": custom_runner},
+        endpoints(servers),
+        default_tools,
+        store=ResultsStore(tmp_path / "results.jsonl"),
+        watcher=killer,
+    )
+    assert killer.killed and no_workers_left()  # both ended: one killed, one closed
+    assert all(record.correct and record.error is None for record in records)
+    assert sorted(keys(tmp_path / "results.jsonl")) == sorted((c.id, "custom") for c in cases)
