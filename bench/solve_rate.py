@@ -3,9 +3,12 @@
 For each model the local server is started once and every agent answers every question of the
 chosen split (`questions/solve_rate.jsonl`: `"split": "tune"`, `"holdout"` or `"holdout2"`; the
 held-out questions are measured only at the end, never read while tuning), with the same tools and step
-limit, through the comparison harness. Writes `bench/results/solve_rate/<model>_<split>.json` (every run,
-with its transcript) and `.md` (solved, model calls per solved question, tokens and time, per
-agent and split), and prints the table. What was tried while tuning, with what it measured and
+limit, through the one comparison harness (`run_comparison` on `run_cases`): `--concurrency` runs at
+a time on a server with `--parallel` slots, `--time-limit` seconds each, every run appended to
+`<model>_<split>.jsonl` as it ends, so the same command after a crash runs only what is missing.
+Writes `bench/results/solve_rate/<model>_<split>.json` (every run, with its transcript) and `.md`
+(solved, model calls per solved question, tokens and time, per agent and split), made from the
+results file, and prints the table. What was tried while tuning, with what it measured and
 why it did not land: `bench/results/solve_rate/tuning_log.md`.
 
     flock /tmp/custom-react-model.lock python bench/solve_rate.py --split tune
@@ -25,6 +28,7 @@ from custom_react import grounded_numbers
 from custom_react.compare import DEFAULT_RUNNERS, load_questions, run_comparison
 from custom_react.compare.report import to_json
 from custom_react.compare.runners.custom import custom_runner
+from custom_react.compare.store import ResultsStore
 from custom_react.serving.server import LocalModelServer
 from custom_react.serving.weights import ensure_model_file
 from tools import default_tools
@@ -106,6 +110,14 @@ def render(model: str, rows: list[dict[str, Any]], command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def results_name(stem: str, args: argparse.Namespace) -> str:
+    """The results file of a run: one per model, split and variant of our agent (they differ)."""
+    variant = ("_no_example" if args.no_example else "") + (
+        f"_{args.format}" if args.format != "text" else ""
+    )
+    return f"{stem}{variant}.jsonl"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--questions", type=Path, default=ROOT / "questions" / "solve_rate.jsonl")
@@ -132,6 +144,9 @@ def main() -> None:
     )
     parser.add_argument("--max-iterations", type=int, default=8)
     parser.add_argument("--threads", type=int)
+    parser.add_argument("--parallel", type=int, default=1, help="slots of the local server")
+    parser.add_argument("--concurrency", type=int, help="runs at a time (default: the slots)")
+    parser.add_argument("--time-limit", type=float, help="seconds one run may take")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "solve_rate")
     args = parser.parse_args()
     items = {item["id"]: item for item in _items(args.questions)}  # read once: kind and split
@@ -158,7 +173,9 @@ def main() -> None:
         ),
     }
     for model in args.models.split(","):
-        with LocalModelServer(ensure_model_file(model), n_threads=args.threads) as server:
+        stem = f"{model}_{args.split}" + ("_checks" if args.answer_checks else "")
+        path = ensure_model_file(model)
+        with LocalModelServer(path, n_threads=args.threads, parallel=args.parallel) as server:
             report = run_comparison(
                 questions,
                 server.chat_model(),
@@ -168,9 +185,11 @@ def main() -> None:
                 model_name=model,
                 runners=runners,
                 on_record=lambda r, model=model: progress(model, r, args.show_misses),
+                store=ResultsStore(args.out / results_name(stem, args)),
+                concurrency=args.concurrency or args.parallel,
+                time_limit=args.time_limit,
             )
         data = json.loads(to_json(report))
-        stem = f"{model}_{args.split}" + ("_checks" if args.answer_checks else "")
         (args.out / f"{stem}.json").write_text(
             json.dumps(data, ensure_ascii=False, indent=1) + "\n"
         )

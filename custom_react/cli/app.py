@@ -7,7 +7,8 @@ through `custom_react.integrations.mcp`), and prints the live transcript and the
 is written (`--no-stream`: each step whole, after a spinner).
 With `--checkpoint runs.db` every step is stored and a tool that needs approval pauses the run:
 `custom-react runs` lists the stored runs, `custom-react resume RUN_ID --approve` (or `--reject
-REASON`, `--edit INPUT`) continues one, as does a bare `resume` after a crash. Exit codes (see
+REASON`, `--edit INPUT`) continues one, as does a bare `resume` after a crash. `custom-react
+compare` runs the agents side by side (`cli/compare.py`). Exit codes (see
 `cli/support.py`): 0 answered, 1 stopped on a limit, 2 model or set-up failure, 3 paused. Model
 selection lives in `custom_react.serving.models`, tools in the top-level `tools` package.
 """
@@ -15,18 +16,16 @@ selection lives in `custom_react.serving.models`, tools in the top-level `tools`
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
 from custom_react.agent import CustomReActAgent
+from custom_react.cli.compare import compare
 from custom_react.cli.support import answer, check_save_suffixes, finish, load_tools, open_model
 from custom_react.pausing.checkpoints import CheckpointError, SQLiteStore
-
-if TYPE_CHECKING:
-    from custom_react.compare import RunRecord
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
 
@@ -50,9 +49,6 @@ Save = Annotated[
     list[Path] | None,
     typer.Option("--save", help="Also save the run: .md, .html or .mmd (repeatable)."),
 ]
-Questions = Annotated[Path, typer.Option(help="JSONL: one {id, question, expected} a line.")]
-Agents = Annotated[str, typer.Option(help="Comma-separated agent names (default: all four).")]
-Out = Annotated[Path, typer.Option(help="Folder for compare.json, .md and transcripts.")]
 Checkpoint = Annotated[
     Path | None,
     typer.Option(help="Store every step in this SQLite file; approvals then wait (`resume`)."),
@@ -204,38 +200,7 @@ def resume(
     finish(events, quiet=quiet, checkpoint=checkpoint, workspace=workspace)
 
 
-@app.command()
-def compare(
-    questions: Questions = Path("questions/default.jsonl"),
-    agents: Agents = "custom,legacy,create_agent,create_agent_text",
-    out: Out = Path("runs/compare"),
-    model: Model = None,
-    base_url: BaseUrl = None,
-    max_iterations: MaxIterations = 8,
-) -> None:
-    """Run our agent, the legacy AgentExecutor, create_agent and create_agent with text ReAct."""
-    from custom_react.compare import load_questions, render_table, run_comparison, save_comparison
-    from tools import default_tools
-
-    with open_model(model, base_url) as (llm, model_name):
-        report = run_comparison(
-            load_questions(questions),
-            llm,
-            default_tools,
-            tuple(agents.split(",")),
-            max_iterations=max_iterations,
-            model_name=model_name,
-            on_record=_show_progress,
-        )
-    report.settings.update(questions=str(questions), command=f"custom-react compare --out {out}")
-    save_comparison(report, out, [question.id for question in load_questions(questions)])
-    typer.echo(render_table(report))
-    typer.echo(f"saved: {out}/compare.json, compare.md, transcripts.txt", err=True)
-
-
-def _show_progress(record: RunRecord) -> None:
-    """Name each finished run on stderr, so a long comparison shows it is moving."""
-    typer.echo(f"  {record.agent}: {record.question_id}", err=True)
+app.command()(compare)
 
 
 if __name__ == "__main__":

@@ -1,40 +1,40 @@
-"""The comparison harness: several agents, one model, the same tools, the same questions.
+"""The comparison: several agents, one model, the same tools, the same questions, one report.
 
-`run_comparison` runs each agent on each question with fresh tools and records the answer,
-correctness, iterations, model calls, tokens (one callback handler, `MetricsHandler` from
-`custom_react.compare.metrics`, counts them for every agent), parse failures, wall time and a
-transcript. A crash in one run is that run's failure, never the harness's (`run_one`). The agents
-are built in `custom_react.compare.runners`, the questions read and checked in
-`custom_react.compare.questions`, the report rendered in `custom_react.compare.report` and
-`custom_react.compare.tables`; nothing here prints.
+`run_comparison` asks the model once whether `create_agent` can run on it (skipping it with the
+reason if not), runs each remaining agent on each question through the one harness
+(`custom_react.compare.grid.run_cases`: fresh tools, concurrency, a time limit, a results file
+that resumes) and returns a `ComparisonReport`. Each run records the answer, correctness,
+iterations, model calls, tokens (`MetricsHandler`), parse failures, wall time and a transcript
+(`custom_react.compare.job.run_one`). The agents are built in `custom_react.compare.runners`, the
+questions read and checked in `custom_react.compare.questions`, the report rendered in
+`custom_react.compare.report` and `custom_react.compare.tables`; nothing here prints.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.tools import BaseTool
 
-from custom_react.compare.metrics import MetricsHandler
-from custom_react.compare.questions import Question, check_answer
+from custom_react.compare.grid import Watcher, run_cases
+from custom_react.compare.job import RunnerFactory, ToolsFactory, run_one
+from custom_react.compare.questions import Question
 from custom_react.compare.report import ComparisonReport, RunRecord
 from custom_react.compare.runners import (
-    Runner,
     create_agent_runner,
     custom_runner,
     legacy_runner,
     text_react_runner,
     tool_calling_problem,
 )
+from custom_react.compare.store import ResultsStore
 from custom_react.prompt import prompt_fingerprint
+
+__all__ = ["AGENTS", "DEFAULT_RUNNERS", "RunnerFactory", "run_comparison", "run_one"]
 
 AGENTS = ("custom", "legacy", "create_agent", "create_agent_text")
 """The agents a comparison runs by default, in order."""
-RunnerFactory = Callable[[BaseChatModel, list[BaseTool], int], Runner]
-"""Build one agent's runner from (model, fresh tools, max_iterations)."""
 DEFAULT_RUNNERS: dict[str, RunnerFactory] = {
     "custom": custom_runner,
     "legacy": legacy_runner,
@@ -42,13 +42,12 @@ DEFAULT_RUNNERS: dict[str, RunnerFactory] = {
     "create_agent_text": text_react_runner,
 }
 """The runner factory for each name in `AGENTS`."""
-_COUNTERS = ("model_calls", "tool_calls", "prompt_tokens", "completion_tokens")
 
 
 def run_comparison(
     questions: Sequence[Question],
-    llm: BaseChatModel,
-    tools_factory: Callable[[], Sequence[BaseTool]],
+    llm: BaseChatModel | Sequence[BaseChatModel],
+    tools_factory: ToolsFactory,
     agents: Sequence[str] = AGENTS,
     *,
     max_iterations: int = 8,
@@ -56,91 +55,70 @@ def run_comparison(
     runners: Mapping[str, RunnerFactory] | None = None,
     probe_tool_calling: bool = True,
     on_record: Callable[[RunRecord], None] | None = None,
+    store: ResultsStore | None = None,
+    concurrency: int = 1,
+    time_limit: float | None = None,
+    rerun_errors: bool = False,
+    watcher: Watcher | None = None,
 ) -> ComparisonReport:
     """Run each agent on each question with the same model and fresh tools; never raises for a run.
 
     Args:
         questions: The questions, e.g. from `load_questions`.
-        llm: The chat model every agent uses.
+        llm: The chat model every agent uses, or one per server of the same model.
         tools_factory: Makes a fresh tool list for each run (so no agent's settings leak).
         agents: Names from `runners` to run, in order.
         max_iterations: The step limit every agent gets.
-        model_name: Shown in the report.
+        model_name: Shown in the report, and part of each run's key in `store`.
         runners: Agent name -> runner factory (default `DEFAULT_RUNNERS`).
         probe_tool_calling: Skip `create_agent` (with the reason) if a probe gets no tool calls.
         on_record: Called with each finished record (e.g. to print progress).
+        store: The results file: runs already in it are not run again (see `run_cases`).
+        concurrency: Runs at a time.
+        time_limit: Seconds one run may take.
+        rerun_errors: Run again the runs whose stored result is a crash.
+        watcher: Follows the runs (a progress bar); `on_record` is the simple form.
 
     Raises:
         KeyError: An agent name has no runner.
     """
     factories = _runner_factories(agents, DEFAULT_RUNNERS if runners is None else runners)
-    made = {
-        "prompt_fingerprint": prompt_fingerprint(tools_factory()),
-        "date": date.today().isoformat(),
-    }
+    fingerprint = prompt_fingerprint(list(tools_factory()))
+    made = {"prompt_fingerprint": fingerprint, "date": date.today().isoformat()}
     report = ComparisonReport(
         model_name, [], [], settings={"max_iterations": max_iterations, **made}
     )
-    for agent in agents:
-        if probe_tool_calling and (reason := _skip_reason(agent, llm, tools_factory)) is not None:
-            report.skipped[agent] = reason
-            continue
-        report.agents.append(agent)
-        report.records += _run_agent(
-            agent, factories[agent], questions, llm, tools_factory, max_iterations, on_record
-        )
+    servers = [llm] if isinstance(llm, BaseChatModel) else list(llm)
+    probe = probe_tool_calling and bool(servers)  # no servers: every run is in `store`
+    report.skipped = _skipped(agents, servers[0], tools_factory) if probe else {}
+    report.agents = [agent for agent in agents if agent not in report.skipped]
+    report.records = run_cases(
+        questions,
+        {agent: factories[agent] for agent in report.agents},
+        {model_name: servers},
+        tools_factory,
+        store=store,
+        concurrency=concurrency,
+        time_limit=time_limit,
+        max_iterations=max_iterations,
+        rerun_errors=rerun_errors,
+        watcher=_Calls(on_record) if watcher is None and on_record is not None else watcher,
+    )
     return report
 
 
-def run_one(
-    agent: str,
-    factory: RunnerFactory,
-    question: Question,
-    llm: BaseChatModel,
-    tools_factory: Callable[[], Sequence[BaseTool]],
-    max_iterations: int,
-) -> RunRecord:
-    """Run one agent on one question; a crash (building or running) becomes the record's `error`."""
-    record = RunRecord(agent=agent, question_id=question.id, question=question.question)
-    metrics = MetricsHandler()
-    started = time.perf_counter()
-    try:
-        runner = factory(llm, list(tools_factory()), max_iterations)
-        outcome = runner(question.question, {"callbacks": [metrics], "run_name": agent})
-    except Exception as error:  # a broken agent is a result of the comparison, not our crash
-        record.error = f"{type(error).__name__}: {error}"
-        record.stop_reason = "error"
-        record.correct = False if question.expected is not None else None
-    else:
-        record.answer = outcome.output
-        record.iterations = outcome.iterations
-        record.stop_reason = outcome.stop_reason
-        record.parse_failures = outcome.parse_failures
-        record.transcript = outcome.transcript
-        record.correct = check_answer(outcome.output, question)
-    record.wall_time = round(time.perf_counter() - started, 3)
-    for counter in _COUNTERS:
-        setattr(record, counter, getattr(metrics, counter))
-    return record
+class _Calls:
+    """A watcher that only calls `on_record` with each finished record."""
 
+    def __init__(self, on_record: Callable[[RunRecord], None]) -> None:
+        self.on_record = on_record
 
-def _run_agent(
-    agent: str,
-    factory: RunnerFactory,
-    questions: Sequence[Question],
-    llm: BaseChatModel,
-    tools_factory: Callable[[], Sequence[BaseTool]],
-    max_iterations: int,
-    on_record: Callable[[RunRecord], None] | None,
-) -> list[RunRecord]:
-    """Run one agent on every question in order, passing each record to `on_record` as it ends."""
-    records = []
-    for question in questions:
-        record = run_one(agent, factory, question, llm, tools_factory, max_iterations)
-        records.append(record)
-        if on_record is not None:
-            on_record(record)
-    return records
+    def started(self, total: int, done: int) -> None:
+        """Nothing to show."""
+
+    def finished(self, record: RunRecord) -> None:
+        """Pass the record on."""
+        self.on_record(record)
 
 
 def _runner_factories(
@@ -156,8 +134,10 @@ def _runner_factories(
     return dict(runners)
 
 
-def _skip_reason(
-    agent: str, llm: BaseChatModel, tools_factory: Callable[[], Sequence[BaseTool]]
-) -> str | None:
-    """Say why `agent` cannot run on `llm` (only `create_agent` is probed: it needs tool calls)."""
-    return tool_calling_problem(llm, tools_factory()) if agent == "create_agent" else None
+def _skipped(
+    agents: Sequence[str], llm: BaseChatModel, tools_factory: ToolsFactory
+) -> dict[str, str]:
+    """The agents that cannot run on `llm`, and why (only `create_agent`: it needs tool calls)."""
+    if "create_agent" in agents and (problem := tool_calling_problem(llm, tools_factory())):
+        return {"create_agent": problem}
+    return {}

@@ -30,6 +30,10 @@ class Question:
     """Relative tolerance for a numeric `expected`."""
 
 
+Case = Question
+"""A case of a benchmark is a question with what its answer must hold (the harness's word)."""
+
+
 def load_questions(path: str | Path) -> list[Question]:
     """Read a JSONL question file: one `{"question": ..., "expected": ...}` object per line.
 

@@ -3,8 +3,12 @@
 `main(experiment)` is what each script in `bench/experiments/` calls. The model is the one the
 environment selects (`custom_react.serving.models.ModelSettings.from_env`: the bundled local model
 unless a hosted or OpenAI-compatible one is configured), or `--model` / `--base-url`; the bundled
-model is served on loopback for the run, with `--threads` threads. `--render` only rebuilds the
-report and chart from the saved results, scoring the saved answers against the question file.
+model is served on loopback for the run, with `--threads` threads and `--parallel` slots. Every
+run goes through the one harness: `--concurrency` runs at a time (default: the slots),
+`--time-limit` seconds each, each result appended to `--results` (JSONL, default
+`<out>/<name>.jsonl`) as it ends, so the same command after a crash runs only what is missing.
+`--render` only rebuilds the report and chart from the saved results, scoring the saved answers
+against the question file.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 
-from custom_react.compare import RunRecord
+from custom_react.compare import ResultsStore, RunRecord
 from custom_react.experiments.report import Experiment
 from custom_react.experiments.run import rerender, run_experiment
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
@@ -36,6 +40,10 @@ def main(experiment: Experiment, argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--model", help="a bundled model name, a GGUF path or a hosted model")
     parser.add_argument("--base-url", help="any OpenAI-compatible server")
     parser.add_argument("--threads", type=int, help="threads of the local server")
+    parser.add_argument("--parallel", type=int, default=1, help="slots of the local server")
+    parser.add_argument("--concurrency", type=int, help="runs at a time (default: the slots)")
+    parser.add_argument("--time-limit", type=float, help="seconds one run may take")
+    parser.add_argument("--results", type=Path, help="JSONL of finished runs (resumes)")
     parser.add_argument("--out", type=Path, default=Path("bench/results/experiments"))
     parser.add_argument("--render", action="store_true", help="only rebuild the report and chart")
     args = parser.parse_args(argv)
@@ -47,7 +55,8 @@ def main(experiment: Experiment, argv: Sequence[str] | None = None) -> None:
     options = shlex.join(argv if argv is not None else sys.argv[1:])
     command = f"flock {MODEL_LOCK} python {shown} {options}".strip()
     settings = ModelSettings.from_env(model=args.model, base_url=args.base_url)
-    with _chat_model(settings, args.threads) as llm:
+    results = args.results or args.out / f"{experiment.name}.jsonl"
+    with _chat_model(settings, args.threads, args.parallel) as llm:
         data = run_experiment(
             experiment,
             llm,
@@ -56,18 +65,24 @@ def main(experiment: Experiment, argv: Sequence[str] | None = None) -> None:
             command=command,
             out=args.out,
             on_record=_progress,
+            store=ResultsStore(results),
+            concurrency=args.concurrency or args.parallel,
+            time_limit=args.time_limit,
         )
     sys.stdout.write((args.out / f"{data['name']}.md").read_text(encoding="utf-8"))
 
 
 @contextmanager
-def _chat_model(settings: ModelSettings, threads: int | None) -> Iterator[BaseChatModel]:
-    """The chat model for `settings`; the bundled one served with `threads` threads."""
+def _chat_model(
+    settings: ModelSettings, threads: int | None, parallel: int
+) -> Iterator[BaseChatModel]:
+    """The chat model for `settings`; the bundled one served with `threads` threads, slots."""
     if settings.provider != "local":
         with open_chat_model(settings) as llm:
             yield llm
         return
-    with LocalModelServer(ensure_model_file(settings.model), n_threads=threads) as server:
+    path = ensure_model_file(settings.model)
+    with LocalModelServer(path, n_threads=threads, parallel=parallel) as server:
         yield server.chat_model(temperature=settings.temperature)
 
 

@@ -1,7 +1,8 @@
 """Run an experiment: every condition on every question, then save its results, report and chart.
 
 `run_experiment` uses the comparison harness (`custom_react.compare.run_comparison`, the
-conditions as its runners, fresh tools for every run), adds the experiment's own counts to each
+conditions as its runners, fresh tools for every run, concurrency, a time limit and a results
+file that resumes), adds the experiment's own counts to each
 run (`measures.add_measures`, recounted from the saved runs whenever the report is rebuilt), and writes `<name>.json`, `<name>.md` and `<name>.svg` into the output folder. `rerender`
 rewrites the report and chart from a saved `<name>.json` without running anything (scoring the
 saved answers again when given the question file).
@@ -33,8 +34,13 @@ def run_experiment(
     command: str,
     out: Path,
     on_record: Callable[[RunRecord], None] | None = None,
+    **harness: Any,
 ) -> dict[str, Any]:
-    """Run every condition on every question; save and return the results (see `report.py`)."""
+    """Run every condition on every question; save and return the results (see `report.py`).
+
+    `harness` goes to `run_comparison`: `store` (a `ResultsStore`: the runs already in it are not
+    run again), `concurrency`, `time_limit`, `watcher` (a progress bar).
+    """
     questions = load_questions(experiment.questions)
     facts = _facts(experiment.questions)
     report = run_comparison(
@@ -47,6 +53,7 @@ def run_experiment(
         runners=experiment.conditions,
         probe_tool_calling=False,
         on_record=on_record,
+        **harness,
     )
     made = {key: report.settings[key] for key in ("prompt_fingerprint", "date")}
     data = {

@@ -39,6 +39,7 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     options.add_argument("--n-ctx", type=int, default=4096)
     options.add_argument("--threads", type=int, default=1)
     options.add_argument("--threads-batch", type=int, default=1)
+    options.add_argument("--parallel", type=int, default=1, help="slots: requests served at once")
     options.add_argument("--chat-template", default="", help="a Jinja file; '' for the GGUF's own")
     options.add_argument("--parent", type=int, default=0, help="exit when this process is gone")
     return options.parse_args(argv)
@@ -50,8 +51,10 @@ def server_parameters(xllamacpp: Any, arguments: argparse.Namespace) -> Any:
     Each pinned value differs from llama.cpp's default on purpose (the defaults of the
     ``xllamacpp`` release pinned in ``pyproject.toml``):
 
-    - ``n_parallel`` 1 (the default here; llama-server's own CLI says auto, 4 slots sharing
-      ``n_ctx``): one request at a time gets the whole window, as the agent and the tests expect;
+    - ``n_parallel`` from ``--parallel`` (1 by default here; llama-server's own CLI says auto, 4
+      slots sharing ``n_ctx``): each slot is one request decoded with the others in one batch
+      (continuous batching), and ``n_ctx`` is multiplied by the slots, so each request still gets
+      the whole window the agent expects;
     - ``cache_ram_mib`` 1024 (default 8192): the host-RAM cache of earlier prompts' states. A full
       4,096-token window of the 1.5B model is about 112 MiB, so 1 GiB keeps about nine, enough
       for a run's few prompts, without taking 8 GiB of a small machine;
@@ -67,14 +70,15 @@ def server_parameters(xllamacpp: Any, arguments: argparse.Namespace) -> Any:
     params.model_alias = {arguments.alias}
     params.hostnames = [arguments.host]
     params.port = arguments.port
-    params.n_ctx = arguments.n_ctx
+    params.n_ctx = arguments.n_ctx * arguments.parallel  # split evenly: n_ctx for each slot
     params.cpuparams.n_threads = arguments.threads
     params.cpuparams_batch.n_threads = arguments.threads_batch
     params.use_jinja = True
     if arguments.chat_template:
         with open(arguments.chat_template, encoding="utf-8") as template:
             params.chat_template = template.read()
-    params.n_parallel = 1
+    params.n_parallel = arguments.parallel
+    params.cont_batching = True
     params.cache_ram_mib = 1024
     params.reasoning_format = xllamacpp.common_reasoning_format.COMMON_REASONING_FORMAT_NONE
     params.warmup = False

@@ -93,11 +93,14 @@ class ModelSettings:
 
 
 @contextmanager
-def open_chat_model(settings: ModelSettings, **chat_kwargs: Any) -> Iterator[BaseChatModel]:
+def open_chat_model(
+    settings: ModelSettings, *, parallel: int = 1, **chat_kwargs: Any
+) -> Iterator[BaseChatModel]:
     """Yield a ``ChatOpenAI`` for ``settings``; for ``local``, serve the model during the block.
 
     Args:
         settings: Usually ``ModelSettings.from_env()``.
+        parallel: For ``local``, the server's slots (requests answered at once, in one batch).
         **chat_kwargs: Extra ``ChatOpenAI`` arguments (e.g. ``max_tokens``), overriding defaults.
 
     Raises:
@@ -118,7 +121,7 @@ def open_chat_model(settings: ModelSettings, **chat_kwargs: Any) -> Iterator[Bas
         )
         return
     check_server_installed()  # before assembling a gigabyte we could not serve
-    with LocalModelServer(ensure_model_file(settings.model)) as server:
+    with LocalModelServer(ensure_model_file(settings.model), parallel=parallel) as server:
         yield server.chat_model(**{"temperature": settings.temperature, **chat_kwargs})
 
 

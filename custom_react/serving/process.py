@@ -53,12 +53,14 @@ def server_command(
     n_threads: int,
     n_threads_batch: int,
     chat_template: Path | None,
+    parallel: int = 1,
 ) -> list[str]:
     """Return the argv that serves ``model_path`` quietly, watched by this process.
 
     ``chat_template`` is a Jinja file the server renders chats with (and learns tool calls from,
     see ``custom_react.serving.templates``); ``None`` keeps the GGUF's own template. ``-P`` keeps
     the launcher's folder off ``sys.path``, so its neighbours cannot shadow a module.
+    ``parallel`` is the number of slots: requests the server decodes at once, in one batch.
     """
     options = {
         "--model": str(model_path),
@@ -69,6 +71,7 @@ def server_command(
         "--threads": str(n_threads),
         "--threads-batch": str(n_threads_batch),
         "--chat-template": str(chat_template or ""),
+        "--parallel": str(parallel),
         "--parent": str(os.getpid()),  # the launcher's watchdog exits when we are gone
     }
     launcher = [sys.executable, "-P", str(LAUNCHER)]

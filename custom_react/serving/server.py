@@ -51,6 +51,7 @@ class LocalModelServer:
         startup_timeout: float = 180.0,
         log_path: Path | None = None,
         chat_template: Path | Literal["shipped"] | None = "shipped",
+        parallel: int = 1,
     ) -> None:
         """Describe the server; nothing starts before ``start()`` or ``with``.
 
@@ -66,6 +67,7 @@ class LocalModelServer:
                 removed after a clean stop and kept (and named in the error) after a failure.
             chat_template: A Jinja file; ``"shipped"``: the one shipped for a bundled model, for
                 native ``tool_calls`` (``serving.templates``); ``None``: the GGUF's own.
+            parallel: Slots: requests answered at once in one batch, each with ``n_ctx``.
         """
         self.model_path = Path(model_path)
         self.host = host
@@ -76,6 +78,7 @@ class LocalModelServer:
         self.startup_timeout = startup_timeout
         self.log_path = log_path
         self.chat_template = chosen_template(self.model_path, chat_template)
+        self.parallel = max(1, parallel)
         self.model_name = self.model_path.stem
         self._owns_log = False
         self._process: subprocess.Popen[bytes] | None = None
@@ -114,6 +117,7 @@ class LocalModelServer:
             n_threads=self.n_threads,
             n_threads_batch=self.n_threads_batch,
             chat_template=self.chat_template,
+            parallel=self.parallel,
         )
         self._process = launch(command, self.log_path)  # its own process group: stop() ends it all
         atexit.register(self.stop)

@@ -11,7 +11,7 @@ from typing import Literal
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from custom_react.compare import Question
+from custom_react.compare import Question, ResultsStore
 from custom_react.compare.harness import run_one
 from custom_react.experiments import (
     Experiment,
@@ -219,3 +219,37 @@ def test_rendering_again_scores_the_saved_answers_against_the_question_file(
     saved = json.loads((out / "rescore.json").read_text(encoding="utf-8"))
     assert saved["records"][0]["correct"] is False and saved["questions"][0]["tolerance"] == 0.002
     assert "| CoT | 0/1 |" in (out / "rescore.md").read_text(encoding="utf-8")
+
+
+def test_an_experiment_resumes_from_its_results_file(tmp_path: Path, script) -> None:
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(
+        '{"id": "a", "question": "What is 2 + 2?", "expected": 4}\n'
+        '{"id": "b", "question": "What is 3 + 3?", "expected": 6}\n'
+    )
+    experiment = Experiment("resume", "t", questions, {"CoT": cot_runner}, {"CoT": "no tools"})
+    results = tmp_path / "resume.jsonl"
+    first = script("Final Answer: 4", "Final Answer: 6").model
+    data = run_experiment(
+        experiment,
+        first,
+        default_tools,
+        model_name="m",
+        command="c",
+        out=tmp_path,
+        store=ResultsStore(results),
+    )
+    assert len(results.read_text().splitlines()) == 2
+    none_left = script().model  # a model with no replies: any call would fail the run
+    again = run_experiment(
+        experiment,
+        none_left,
+        default_tools,
+        model_name="m",
+        command="c",
+        out=tmp_path,
+        store=ResultsStore(results),
+        concurrency=2,
+    )
+    assert again["records"] == data["records"]
+    assert [run["correct"] for run in again["records"]] == [True, True]

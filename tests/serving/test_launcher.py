@@ -90,3 +90,17 @@ def test_the_launcher_pins_the_runtime_defaults_that_matter_here() -> None:
     assert (params.cpuparams.n_threads, params.cpuparams_batch.n_threads) == (1, 2)
     assert params.chat_template == SHIPPED.read_text(encoding="utf-8")
     assert params.model_alias == {"m"} and params.hostnames == ["127.0.0.1"]
+
+
+def test_slots_each_get_the_whole_window_and_are_batched_together() -> None:
+    """`--parallel 4`: four slots, continuous batching, and four windows' worth of context."""
+    xllamacpp = pytest.importorskip("xllamacpp")
+    command = server_command(
+        Path("m.gguf"), **OPTIONS, n_threads=1, n_threads_batch=2, chat_template=None, parallel=4
+    )
+    arguments = launcher.parse_arguments(command[3:])
+
+    params = launcher.server_parameters(xllamacpp, arguments)
+
+    assert (params.n_parallel, params.cont_batching, params.kv_unified) == (4, True, False)
+    assert params.n_ctx == 4 * OPTIONS["n_ctx"]

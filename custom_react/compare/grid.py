@@ -1,0 +1,111 @@
+"""The one harness under every comparison: cases × agents × models, concurrent, timed, resumable.
+
+`run_cases` plans one `Job` per (case, agent, model), skips those whose result is already in the
+`ResultsStore` (same case, agent, model and prompt fingerprint), and runs the rest `concurrency`
+at a time through LangChain's own batching (`Runnable.batch_as_completed` with
+`max_concurrency`), each one through `custom_react.compare.job.run_job` (fresh tools, a crash
+is that run's error, cut off after `time_limit` seconds). Each result is appended to the store
+as it finishes, so a crash or Ctrl-C loses only the runs in flight; the records come back in the
+plan's order, stored and new alike. A model may be several servers of the same weights: job `i`
+goes to server `i mod n`. The same jobs run on a Ray cluster in `custom_react.compare.on_ray`;
+the progress bar is `custom_react.compare.progress`. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableLambda
+
+from custom_react.compare.job import Job, RunnerFactory, ToolsFactory, run_job
+from custom_react.compare.questions import Question
+from custom_react.compare.report import RunRecord
+from custom_react.compare.store import ResultsStore
+from custom_react.prompt import prompt_fingerprint
+
+Servers = BaseChatModel | Sequence[BaseChatModel]
+"""One model: a chat model, or several (one per server of the same weights)."""
+
+
+class Watcher(Protocol):
+    """What follows a run of the grid (the progress bar, `custom_react.compare.progress`)."""
+
+    def started(self, total: int, done: int) -> None:
+        """The grid has `total` jobs, of which `done` were in the results file already."""
+
+    def finished(self, record: RunRecord) -> None:
+        """One job finished (and is in the results file)."""
+
+
+def plan_jobs(cases: Sequence[Question], agents: Sequence[str], models: Sequence[str]) -> list[Job]:
+    """Every (case, agent, model), model by model, then agent by agent, cases in order.
+
+    Raises:
+        ValueError: Two cases share an id (their results would share a key).
+    """
+    ids = [case.id for case in cases]
+    if len(set(ids)) != len(ids):
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        raise ValueError(f"case ids must be unique; given twice: {twice[:5]}")
+    return [Job(case, agent, model) for model in models for agent in agents for case in cases]
+
+
+def run_cases(
+    cases: Sequence[Question],
+    agents: Mapping[str, RunnerFactory],
+    models: Mapping[str, Servers],
+    tools_factory: ToolsFactory,
+    *,
+    store: ResultsStore | None = None,
+    concurrency: int = 1,
+    time_limit: float | None = None,
+    max_iterations: int = 8,
+    rerun_errors: bool = False,
+    watcher: Watcher | None = None,
+) -> list[RunRecord]:
+    """Run every agent on every case on every model; return every job's record, in plan order.
+
+    Args:
+        cases: The cases (questions with what a right answer holds); ids must be unique.
+        agents: Agent name -> runner factory, in order.
+        models: Model name -> its chat model, or a list of them (one per server).
+        tools_factory: Makes a fresh tool list for each run.
+        store: The results file; jobs already in it are skipped, new results appended.
+        concurrency: Runs at a time (match it to the servers' slots).
+        time_limit: Seconds one run may take; then it is recorded as stopped by `time_limit`.
+        max_iterations: The step limit every agent gets.
+        rerun_errors: Run again the jobs whose stored result is a crash.
+        watcher: Told how many jobs there are and of each finished one.
+    """
+    fingerprint = prompt_fingerprint(list(tools_factory()))
+    store = store if store is not None else ResultsStore.in_memory()
+    jobs = plan_jobs(cases, list(agents), list(models))
+    todo = [job for job in jobs if not store.done(job.key(fingerprint), rerun_errors=rerun_errors)]
+    if watcher is not None:
+        watcher.started(len(jobs), len(jobs) - len(todo))
+    pools = {name: _as_list(servers) for name, servers in models.items()}
+
+    def work(indexed: tuple[int, Job]) -> RunRecord:
+        index, job = indexed
+        pool = pools[job.model]
+        llm = pool[index % len(pool)]
+        return run_job(job, agents[job.agent], llm, tools_factory, max_iterations, time_limit)
+
+    config: Any = {"max_concurrency": max(1, concurrency), "run_name": "run_cases"}
+    batch = RunnableLambda(work).batch_as_completed(list(enumerate(todo)), config)
+    for index, record in batch:
+        assert isinstance(record, RunRecord)  # run_job never raises for a run
+        store.append(todo[index].key(fingerprint), record)
+        if watcher is not None:
+            watcher.finished(record)
+    return [store.get(job.key(fingerprint)) or _missing(job) for job in jobs]
+
+
+def _as_list(servers: Servers) -> list[BaseChatModel]:
+    return [servers] if isinstance(servers, BaseChatModel) else list(servers)
+
+
+def _missing(job: Job) -> RunRecord:  # pragma: no cover - every planned job is stored above
+    raise RuntimeError(f"no result for {job.case.id} / {job.agent} / {job.model}")
