@@ -133,9 +133,11 @@ def main() -> None:
     if not ARGS.no_ray:
         import ray
 
-        ray.init(
+        from custom_react.compare.on_ray import init_local_ray
+
+        init_local_ray(
+            ray,
             num_cpus=os.cpu_count(),
-            include_dashboard=False,
             log_to_driver=False,
             runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}},
         )

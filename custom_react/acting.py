@@ -6,24 +6,20 @@ and the Observation says why, when:
 - no tool has the name the model wrote (`unknown_tool`: the message lists the tools);
 - the input names arguments the tool does not have (`invalid_input`: it lists the real ones);
 - the input is the tool list's description of one (`placeholder_input`);
-- the same (tool, input) already ran and worked in this run (`repeated`: the earlier observation
-  is given again; a call that failed may be tried again, and `tool_retries` retries one that
-  raised before its Observation is written; a tool marked `metadata={"repeatable": True}`, such as a job's status check, is let
-  through, and so is every tool with `repeated_action="allow"`);
+- the same (tool, input) already ran and worked (`repeated`: the earlier observation again; a
+  tool marked `metadata={"repeatable": True}` is let through, as is every tool with
+  `repeated_action="allow"`; a call that failed may be tried again);
 - the tool used up its calls in this run (`over_budget`, `Toolbox.call_budget`);
 - it needs a person's approval and does not get it (`denied`, `pausing/approval.py`); with
   `approval="interrupt"` the run pauses instead (`ApprovalPause`), after every other guard.
 
-A repeatable tool asked the same thing again first waits its `metadata["poll_interval"]`
-seconds. Otherwise the tool runs (`run_tool`, its call a `running.calls.Call`, so `invoke` makes
-it and `ainvoke` awaits it; a tool with only async code, such as an MCP tool, runs its coroutine
-under `invoke` too) with a ToolCall built here from the arguments that were shown and approved,
-within its time limit (`Toolbox.timeout`): whatever it raises becomes an "Error:" observation,
-whatever it returns becomes text (the loop cuts it to `max_observation_chars` when it records
-the step: `Toolbox.shorten`).
-`act_on_decision` is the same for a paused call resumed with a person's decision.
+Otherwise the tool runs (`run_tool`; a repeatable tool asked again first waits its
+`metadata["poll_interval"]`): called with a ToolCall built here from the arguments that were
+shown and approved, within its time limit (`Toolbox.timeout`), as a `running.calls.Call` that
+`invoke` makes and `ainvoke` awaits. Whatever it raises becomes an "Error:" observation (after
+`tool_retries` more tries), whatever it returns becomes text. `act_on_decision` is the same for
+a paused call resumed with a person's decision.
 """
-
 from __future__ import annotations
 
 from copy import deepcopy

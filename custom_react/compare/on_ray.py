@@ -103,7 +103,10 @@ def run_cases_on_ray(
     import ray
 
     if not ray.is_initialized():
-        ray.init(address=address)  # None: a new one here, or the cluster RAY_ADDRESS names
+        if address in (None, "local") and not os.environ.get("RAY_ADDRESS"):
+            init_local_ray(ray)  # a new cluster on this machine, on loopback only
+        else:
+            ray.init(address=address)  # "auto", or a cluster's address
     fingerprint = prompt_fingerprint(list(tools_factory()))
     store = store if store is not None else ResultsStore.in_memory()
     jobs = plan_jobs(cases, list(agents), list(dict.fromkeys(s.model for s in sources)))
@@ -123,6 +126,19 @@ def run_cases_on_ray(
     finally:
         _stop(ray, workers)
     return [record for job in jobs if (record := store.get(job.key(fingerprint))) is not None]
+
+
+def init_local_ray(ray: Any, **options: Any) -> None:
+    """Start a Ray cluster on this machine whose processes talk over loopback only (127.0.0.1).
+
+    By default Ray binds a new cluster to the machine's network address; its own traffic then
+    leaves loopback, which a sandboxed or firewalled machine may refuse or flag.
+    """
+    # Ray's switch for a one-machine cluster on loopback, read when Ray is imported: for the
+    # processes it starts (the environment) and for this one (the constant it was read into).
+    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+    ray._private.ray_constants.ENABLE_RAY_CLUSTER = False
+    ray.init(_node_ip_address="127.0.0.1", include_dashboard=False, **options)
 
 
 def _dispatch(

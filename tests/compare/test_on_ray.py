@@ -21,7 +21,7 @@ import pytest
 ray = pytest.importorskip("ray", reason='Ray is the scale extra: pip install -e ".[scale]"')
 
 from custom_react.compare import ResultsStore, RunRecord, arithmetic_cases  # noqa: E402
-from custom_react.compare.on_ray import run_cases_on_ray  # noqa: E402
+from custom_react.compare.on_ray import init_local_ray, run_cases_on_ray  # noqa: E402
 from custom_react.compare.runners import custom_runner  # noqa: E402
 from custom_react.compare.simulated_server import SimulatedServer  # noqa: E402
 from custom_react.compare.sources import Endpoint  # noqa: E402
@@ -34,9 +34,9 @@ SLOTS = 4
 @pytest.fixture(scope="module", autouse=True)
 def cluster() -> Iterator[None]:
     """A local Ray cluster whose workers import this checkout."""
-    ray.init(
+    init_local_ray(
+        ray,
         num_cpus=2,
-        include_dashboard=False,
         log_to_driver=False,
         runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}},
     )

@@ -77,7 +77,7 @@ def launchers() -> set[int]:
 def test_a_ray_worker_starts_the_bundled_server_on_its_node_and_stops_it(tmp_path: Path) -> None:
     ray = pytest.importorskip("ray", reason='Ray is the scale extra: pip install -e ".[scale]"')
     from custom_react.compare import Question, ResultsStore
-    from custom_react.compare.on_ray import run_cases_on_ray
+    from custom_react.compare.on_ray import init_local_ray, run_cases_on_ray
     from custom_react.compare.runners import custom_runner
     from custom_react.compare.sources import BundledServer
     from tools import default_tools
@@ -85,9 +85,9 @@ def test_a_ray_worker_starts_the_bundled_server_on_its_node_and_stops_it(tmp_pat
     root = Path(__file__).resolve().parents[2]
     before = launchers()
     cases = [Question(q["question"], q["id"], q["expected"]) for q in QUESTIONS[:2]]
-    ray.init(
+    init_local_ray(
+        ray,
         num_cpus=2,
-        include_dashboard=False,
         log_to_driver=False,
         runtime_env={"env_vars": {"PYTHONPATH": str(root)}},
     )
