@@ -20,6 +20,7 @@ shown and approved, within its time limit (`Toolbox.timeout`), as a `running.cal
 `tool_retries` more tries), whatever it returns becomes text. `act_on_decision` is the same for
 a paused call resumed with a person's decision.
 """
+
 from __future__ import annotations
 
 from copy import deepcopy
@@ -108,7 +109,8 @@ def act(
         raise ApprovalPause(request)  # every guard passed: now a person decides
     if earlier is not None and metadata(tool).get("poll_interval"):
         yield sleeping(float(metadata(tool)["poll_interval"]))  # a job being polled: give it time
-    approve = always_approve if approved else toolbox.options.approve
+    # A call a person approved (a resumed pause) is not asked about again.
+    approve: Approve | None = (lambda name, args: True) if approved else toolbox.options.approve
     timeout = toolbox.timeout(tool, memory.elapsed)
     retries = toolbox.options.tool_retries
     for attempt in range(retries + 1):  # a tool that raised may be tried again (`tool_retries`)
@@ -130,11 +132,6 @@ class ApprovalPause(Exception):
         """The run's waiting call (for a sub-agent, with the sub-agent's paused run)."""
         self.call = call if state is None else waiting_call(state)
         """The call the person decides about (the sub-agent's, however deep)."""
-
-
-def always_approve(name: str, args: dict[str, Any]) -> bool:
-    """The approval of a call a person already approved (a resumed pause)."""
-    return True
 
 
 def run_tool(
