@@ -259,13 +259,17 @@ def test_a_repeatable_tool_has_a_default_budget_and_the_agent_can_set_one(script
     assert record == ["start"] and "already ran 1 times" in result["intermediate_steps"][1][1]
 
 
-def test_a_repeated_call_that_failed_is_not_run_again(script, tools, calls):
-    model = script(*["Action: calculator\nAction Input: two plus two"] * 2, "Final Answer: ?")
+def test_a_repeated_call_that_failed_runs_again_and_one_that_worked_does_not(script, tools, calls):
+    model = script(
+        *["Action: calculator\nAction Input: two plus two"] * 2,
+        *["Action: calculator\nAction Input: 2 + 2"] * 2,
+        "Final Answer: 4",
+    )
     result = CustomReActAgent(model.model, tools).invoke("two plus two?")
-    assert calls.calls == [("calculator", "two plus two")]
-    second = result["intermediate_steps"][1][1]
-    assert second.startswith("You already ran calculator with this input")
-    assert "cannot evaluate" in second
+    assert calls.calls == [("calculator", "two plus two")] * 2 + [("calculator", "2 + 2")]
+    observations = [observation for _, observation in result["intermediate_steps"]]
+    assert "cannot evaluate" in observations[1]  # tried again: a failure is not a repeat
+    assert observations[3].startswith("You already ran calculator with this input")
 
 
 @pytest.mark.parametrize(
