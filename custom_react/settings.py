@@ -70,6 +70,9 @@ class AgentSettings:
     approval: Literal["callback", "interrupt"] = "callback"
     """"callback": `approve` answers at once. "interrupt": the run pauses before such a tool
     (`stop_reason="needs_approval"`, its `state` in the result) until resumed with a decision."""
+    interrupt_before: Sequence[str] = ()
+    """Tools, by name, before which the run always pauses for a person's decision (LangGraph's
+    `interrupt_before`), whether or not they are marked `requires_approval`."""
     state_key: str | bytes | None = None
     """Signs every paused run's `state` (HMAC-SHA256): a resume from a state that is not signed
     with it, or was changed, is refused before anything runs. Set it when the state travels
@@ -167,6 +170,7 @@ class AgentSettings:
             language=self.language,
             approve=self.approve,
             approval=self.approval,
+            interrupt_before=tuple(self.interrupt_before),
             repeated_action=self.repeated_action,
             max_tool_calls=self.max_tool_calls,
             tool_timeout=self.tool_timeout,
@@ -200,6 +204,10 @@ def check_limits(settings: AgentSettings) -> None:
     check_count("model_retries", settings.model_retries, 0)
     check_count("max_answer_retries", settings.max_answer_retries, 0)
     check_count("tool_retries", settings.tool_retries, 0)
+    if isinstance(settings.interrupt_before, str):
+        raise TypeError(
+            f"interrupt_before takes a list of tool names: write [{settings.interrupt_before!r}]."
+        )
     for name in ("max_execution_time", "tool_timeout"):
         value = getattr(settings, name)
         if value is not None and (

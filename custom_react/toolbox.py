@@ -69,6 +69,7 @@ class ToolOptions:
     language: str = "en"
     approve: Callable[[str, dict[str, Any]], bool] | None = None
     approval: Literal["callback", "interrupt"] = "callback"
+    interrupt_before: tuple[str, ...] = ()
     repeated_action: Literal["warn", "allow"] = "warn"
     max_tool_calls: int | None = None
     tool_timeout: float | None = None
@@ -92,6 +93,9 @@ class Toolbox:
         """
         self.tools = check_tools(tools)
         self.options = options or ToolOptions()
+        names = {tool.name for tool in self.tools}
+        if unknown := [name for name in self.options.interrupt_before if name not in names]:
+            raise ValueError(f"interrupt_before names {unknown}: the tools are {sorted(names)}.")
         self.marker = load_messages(self.options.language)["truncated"]
         self._by_name = {tool.name: tool for tool in self.tools}
 
@@ -108,9 +112,12 @@ class Toolbox:
         return ActionRequest(action.thought, name, tool_input, args, call_id, iteration, action.log)
 
     def waits_for_approval(self, name: str) -> bool:
-        """Whether the run pauses before the tool called `name` (it needs approval, and waits)."""
+        """Whether the run pauses before the tool `name` (`interrupt_before`, or approval by pause)."""
         tool = self._by_name.get(name)
-        return tool is not None and requires_approval(tool) and self.options.approval == "interrupt"
+        if tool is None:
+            return False
+        pauses = requires_approval(tool) and self.options.approval == "interrupt"
+        return pauses or name in self.options.interrupt_before
 
     def returns_directly(self, name: str) -> bool:
         """Whether the output of the tool called `name` is the run's answer (`return_direct`)."""

@@ -184,3 +184,36 @@ def test_a_transient_failure_can_be_tried_again_by_the_model(script: Any) -> Non
     result = CustomReActAgent(model.model, [flaky(1, ran)]).invoke("Price of a rose?")
     assert ran == ["rose", "rose"]
     assert result["intermediate_steps"][1][1] == "rose: 1.2 yuan"
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+def test_interrupt_before_pauses_before_a_tool_named_there(script: Any, way: str) -> None:
+    ran: list[str] = []
+
+    @tool
+    def refund(order: str) -> str:
+        """Refund an order."""
+        ran.append(order)
+        return f"refunded {order}"
+
+    model = script("Action: refund\nAction Input: A-17")
+    agent = CustomReActAgent(model.model, [refund], interrupt_before=["refund"])
+    paused, _ = run_by(agent, way, "Refund order A-17.")
+    assert paused["stop_reason"] == "needs_approval" and ran == []
+    again = CustomReActAgent(
+        script("Final Answer: refunded").model, [refund], interrupt_before=["refund"]
+    )
+    done, _ = run_by(again, way, {"resume": paused["state"], "decision": {"approve": True}})
+    assert ran == ["A-17"] and done["output"] == "refunded"
+
+
+@pytest.mark.parametrize(
+    ("names", "error", "problem"),
+    [
+        (["refnud"], ValueError, r"interrupt_before names \['refnud'\]"),
+        ("add", TypeError, "interrupt_before takes a list of tool names"),
+    ],
+)
+def test_interrupt_before_names_must_be_tools(names: Any, error: Any, problem: str) -> None:
+    with pytest.raises(error, match=problem):
+        CustomReActAgent(Script().model, [add], interrupt_before=names)
