@@ -46,6 +46,8 @@ ObservationStatus = Literal["ok", "error", "denied", _NOT_RUN]
 `repeated`: the same call already ran; `unknown_tool`: no tool has that name (`acting.py`)."""
 PARSE_ERROR_TOOL = "_Exception"
 """The name `AgentExecutor` gives a format error in `intermediate_steps`."""
+REACT_LOG = "react_log"
+"""The `response_metadata` key of a reply's step, when its content is the final answer alone."""
 Observe = Callable[[str], str]
 """How a format shows an observation (or a format error) to the model: `Observation: ...`."""
 Exchange = tuple[str, str | None]
@@ -135,8 +137,10 @@ class FinalAnswerEvent:
     type: Literal["final_answer"] = "final_answer"
 
     def to_messages(self, observe: Observe = str) -> list[BaseMessage]:
-        """The reply that holds the answer (none for a tool's answer: its ToolMessage is last)."""
-        return [] if self.returned_by else [AIMessage(content=self.log)]
+        """The answer as the last `AIMessage`; the reply that held it in `response_metadata`."""
+        if self.returned_by:  # a tool's answer: its ToolMessage is the last message
+            return []
+        return [AIMessage(content=self.output, response_metadata={REACT_LOG: self.log})]
 
     def exchange(self) -> Exchange:
         """The reply; nothing follows a final answer."""

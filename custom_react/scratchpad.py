@@ -20,14 +20,12 @@ from collections.abc import Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
-from custom_react.events import Exchange, Observe, Step
+from custom_react.events import REACT_LOG, Exchange, Observe, Step
 from custom_react.parsing.markers import MARKERS
 
 OBSERVATION_PREFIX = MARKERS["observation"] + ": "
 TEXT_CUE = MARKERS["thought"] + ": "
 """Where the transcript ends: with the space, as the legacy prompt ends."""
-REACT_LOG = "react_log"
-"""The `response_metadata` key of a reply's step, when its content is the final answer alone."""
 
 
 def render_observation(observation: str) -> str:

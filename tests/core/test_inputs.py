@@ -63,3 +63,16 @@ def test_a_wrong_input_says_which_shapes_work(script: Any, given: Any, problem: 
     agent = CustomReActAgent(script().model, [])
     with pytest.raises(TypeError, match=problem):
         agent.invoke(given)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("way", WAYS)
+def test_the_last_message_is_the_answer_and_the_react_text_stays_with_it(
+    script: Any, way: str, language: str
+) -> None:
+    reply = {"en": "Thought: easy\nFinal Answer: 4", "zh": "思考：很简单\n最终答案：4"}[language]
+    agent = CustomReActAgent(script(reply).model, [], language=language)
+    result, _ = run_by(agent, way, {"messages": [("user", "2 + 2?")]})
+    last = result["messages"][-1]
+    assert isinstance(last, AIMessage) and last.text == "4" == result["output"]
+    assert "4" in last.response_metadata["react_log"]  # the step as the model wrote it
