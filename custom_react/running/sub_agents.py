@@ -66,13 +66,13 @@ class SubAgentTool(BaseTool):
         self, input: str, config: RunnableConfig, run_manager: CallbackManagerForToolRun
     ) -> tuple[str, SubAgentRun]:
         events = list(self.agent.stream(*ask(input, config, run_manager)))
-        return answer_of(events)
+        return answer_of(events, can_pause(config), self.name)
 
     async def _arun(
         self, input: str, config: RunnableConfig, run_manager: AsyncCallbackManagerForToolRun
     ) -> tuple[str, SubAgentRun]:
         events = [event async for event in self.agent.astream(*ask(input, config, run_manager))]
-        return answer_of(events)
+        return answer_of(events, can_pause(config), self.name)
 
 
 def ask(
@@ -93,12 +93,34 @@ def ask(
     return (resume or question), child
 
 
-def answer_of(events: list[Any]) -> tuple[str, SubAgentRun]:
-    """The tool's output for a sub-agent's events: its answer text, and the run as the artifact."""
+def can_pause(config: RunnableConfig) -> bool:
+    """Whether the caller can pause with a paused sub-agent: a `CustomReActAgent` step can."""
+    return RESUME_KEY in config.get("configurable", {})
+
+
+def answer_of(
+    events: list[Any], pausable: bool = True, name: str = "the sub-agent"
+) -> tuple[str, SubAgentRun]:
+    """The tool's output for a sub-agent's events: its answer text, and the run as the artifact.
+
+    Raises:
+        SubAgentCannotPause: The sub-agent paused for a person, and its caller cannot pause
+            (`create_agent`, `AgentExecutor`): failing loudly, never an Observation to talk past.
+    """
     last = events[-1]
     if not isinstance(last, RunFinished):
         raise RuntimeError("The sub-agent's stream ended without a RunFinished event.")
+    if last.result.stop_reason == "needs_approval" and not pausable:
+        raise SubAgentCannotPause(
+            f"{name} paused for a person's approval ({last.result.output}), but its caller "
+            "cannot pause and resume it. Give the sub-agent approval='callback' with an approve "
+            "function, or call it from a CustomReActAgent, which pauses with it."
+        )
     return last.result.output, SubAgentRun(events[:-1], last.result)
+
+
+class SubAgentCannotPause(RuntimeError):
+    """A sub-agent paused for a person under a caller that cannot pause (nothing ran)."""
 
 
 def agent_tool(agent: Runnable[Any, Any], name: str, description: str) -> SubAgentTool:

@@ -184,3 +184,41 @@ def test_in_markdown_a_sub_agents_fenced_observation_is_quoted_on_every_line(scr
     closing = lines.index("> ```", opening + 1)
     assert all(line.startswith("> ") for line in lines[opening : closing + 1])
     assert "> 391" in lines[opening:closing]
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke"])
+def test_a_sub_agent_that_pauses_under_create_agent_fails_loudly(way: str) -> None:
+    """`create_agent` cannot pause with it: an error, never an Observation the model talks past."""
+    import asyncio
+
+    from langchain.agents import create_agent
+    from langchain_core.tools import tool
+
+    from custom_react.integrations.create_agent import TextReActMiddleware
+    from custom_react.running.sub_agents import SubAgentCannotPause
+    from custom_react.testing import Script
+
+    deleted: list[str] = []
+
+    @tool
+    def delete_file(path: str) -> str:
+        """Delete a file."""
+        deleted.append(path)
+        return "deleted"
+
+    delete_file.metadata = {"requires_approval": True}
+    sub = CustomReActAgent(
+        Script("Action: delete_file\nAction Input: old.txt").model,
+        [delete_file],
+        approval="interrupt",
+    )
+    janitor = sub.as_tool(name="janitor", description="Cleans up files.")
+    model = Script("Action: janitor\nAction Input: delete old.txt", "Final Answer: Done.")
+    outer = create_agent(model.model, [janitor], middleware=[TextReActMiddleware()])
+    given = {"messages": [("user", "Delete old.txt")]}
+    with pytest.raises(SubAgentCannotPause, match="janitor paused for a person's approval"):
+        if way == "invoke":
+            outer.invoke(given)
+        else:
+            asyncio.run(outer.ainvoke(given))
+    assert deleted == []
