@@ -8,9 +8,10 @@ sub-agent's events and result, which a `CustomReActAgent` calling it yields as `
 (the console and the exports show them indented under the outer step).
 
 A sub-agent that pauses for a person's approval (`approval="interrupt"`) returns its pause: the
-outer run pauses too (`acting.SubAgentPaused`), and resuming the outer run with a decision
+outer run pauses too (`acting.ApprovalPause`), and resuming the outer run with a decision
 resumes the sub-agent with it (`RESUME_KEY` in the tool's config carries its state and the
-decision), so one decision finishes both and every tool runs once. The sub-agent never shares
+decision), so one decision finishes both and every tool runs once. A caller that cannot pause
+(`create_agent`, `AgentExecutor`) gets `SubAgentCannotPause` instead. The sub-agent never shares
 the outer run's thread: its questions are not the conversation's.
 """
 
