@@ -57,7 +57,6 @@ from custom_react.events import (
 from custom_react.memory import Ending, RunMemory, open_run
 from custom_react.parser import Action, FinalAnswer, ParseError, not_too_deep
 from custom_react.running import (
-    MODEL_FAILED,
     AgentInput,
     Loop,
     ModelCaller,
@@ -70,8 +69,6 @@ from custom_react.running import (
 from custom_react.scratchpad import render_scratchpad
 from custom_react.settings import AgentSettings
 from custom_react.toolbox import Toolbox
-
-STOPPED_MESSAGE = "Agent stopped due to iteration limit or time limit."
 
 
 class CustomReActAgent(StepRunnable):
@@ -106,7 +103,8 @@ class CustomReActAgent(StepRunnable):
                 reply = yield from self._think(run, model)
             except ModelFailure as failure:
                 # The model failed for good (after retries): the run ends, keeping every step.
-                return Ending(f"{MODEL_FAILED} {failure}", "model_error", error=str(failure))
+                stopped = self.settings.stop_message("model_error", error=failure)
+                return Ending(stopped, "model_error", error=str(failure))
             try:
                 step = self._parse(reply)
             except ParseError as error:
@@ -137,7 +135,7 @@ class CustomReActAgent(StepRunnable):
             # The tool (or a sub-agent it runs) needs a person's approval: the run ends here,
             # resumable with their decision.
             yield ApprovalRequested(pause.call, run.run_id)
-            return run.paused(pause.pending)
+            return run.paused(pause.pending, self.language)
         shown = self.toolbox.shorten(observation)
         yield ObservationEvent(run.record(ToolStep.of(request, shown, status)))
         if status == "ok" and self.toolbox.returns_directly(request.tool):
@@ -203,8 +201,9 @@ class CustomReActAgent(StepRunnable):
         return None
 
     def _stop_early(self, limit: StopReason, run: RunMemory, model: ModelCaller) -> Loop[Ending]:
-        """End the run at a limit: the fixed message, or the model's answer from one more call."""
-        output = STOPPED_MESSAGE
+        """End the run at a limit: a message naming it, or the model's answer from one more call."""
+        stopped = self.settings.stop_message(limit)  # the limit, named, in the run's language
+        output = stopped
         generated = False
         if self.settings.early_stopping_method == "generate":
             with suppress(ParseError, ModelFailure):
@@ -215,7 +214,7 @@ class CustomReActAgent(StepRunnable):
                     output = step.output
                     generated = True
         yield LimitReached(limit, run.iterations, answer_generated=generated)
-        return Ending(output, limit)
+        return Ending(output, limit, error="" if generated else stopped)
 
     def _resume(self, run: RunMemory, config: RunnableConfig) -> Loop[Ending | None]:
         """A resumed run's waiting call, as the person decided (approve, edit or reject).
@@ -236,7 +235,7 @@ class CustomReActAgent(StepRunnable):
             )
         except ApprovalPause as pause:
             yield ApprovalRequested(pause.call, run.run_id)
-            return run.paused(pause.pending)
+            return run.paused(pause.pending, self.language)
         shown = self.toolbox.shorten(observation)
         yield ObservationEvent(run.record(ToolStep.of(request, shown, status)))
         return None

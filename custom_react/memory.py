@@ -30,10 +30,11 @@ from custom_react.events import (
     StopReason,
     ToolStep,
 )
-from custom_react.pausing.approval import PAUSED, Decision
+from custom_react.pausing.approval import Decision
 from custom_react.pausing.records import step_from_dict, step_to_dict
 from custom_react.pausing.state import resume_run, run_state
 from custom_react.pausing.store import ResumeRefused, RunStore, claimed_elsewhere
+from custom_react.prompts import message
 from custom_react.running.inputs import AgentInput, read_input
 from custom_react.toolbox import ActionRequest, action_key
 
@@ -180,9 +181,9 @@ class RunMemory(BaseRun):
         """Seconds since this run (or this part of a resumed run) started."""
         return time.monotonic() - self.started
 
-    def paused(self, call: ActionRequest) -> Ending:
+    def paused(self, call: ActionRequest, language: str = "en") -> Ending:
         """The ending of a run that waits for a person's decision about `call`."""
-        return Ending(PAUSED.format(tool=call.tool), "needs_approval", pending=call)
+        return Ending(message("paused", language, tool=call.tool), "needs_approval", pending=call)
 
     def state(self, pending: ActionRequest | None = None) -> dict[str, Any]:
         """The run as JSON data, enough to resume it in another process (`pausing/state.py`)."""

@@ -21,9 +21,17 @@ from custom_react.formats import EnvironmentOption, FormatName, ReActFormat, get
 from custom_react.labels import check_language
 from custom_react.pausing.approval import Approve
 from custom_react.pausing.store import RunStore
+from custom_react.prompts import message
 from custom_react.toolbox import MIN_TRUNCATED, ToolOptions
 
 DEFAULT_STOP = "format"
+LIMIT_OPTIONS = {
+    "max_iterations": "max_iterations",
+    "max_execution_time": "max_execution_time",
+    "parse_failures": "max_consecutive_parse_failures",
+    "token_budget": "max_tokens_per_run",
+}
+"""The option behind each limit a run can stop at (`StopReason`)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +144,13 @@ class AgentSettings:
                 f"stop must be a list of strings, not the string {self.stop!r}: "
                 f"write stop=[{self.stop!r}] (a bare string would be split into characters)."
             )
+
+    def stop_message(self, reason: str, **values: Any) -> str:
+        """Why a run stopped without an answer, in the run's language, with the limit it hit."""
+        if reason == "model_error":
+            return message("model_failed", self.language, **values)
+        option = LIMIT_OPTIONS[reason]
+        return message(f"stopped_{reason}", self.language, limit=getattr(self, option), **values)
 
     @property
     def instructions(self) -> str:

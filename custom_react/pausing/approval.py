@@ -31,8 +31,6 @@ Approve = Callable[[str, dict[str, Any]], bool]
 """Asked before a tool with `metadata={"requires_approval": True}` runs: (name, args) -> yes?"""
 APPROVAL_CONFIG_KEY = "custom_react_approved"
 """Set in the tool's `configurable` only for a call a person approved; tools may check it too."""
-PAUSED = "Paused: {tool} needs a person's approval. Resume the run with a decision."
-"""The `output` of a run that waits for approval."""
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ alone as it is written; `sub_agents.py` makes an agent a tool of another.
 from custom_react.running.calls import Call, Loop
 from custom_react.running.inputs import AgentInput
 from custom_react.running.model_call import (
-    MODEL_FAILED,
     ModelCaller,
     ModelFailure,
     cut_off_message,
@@ -23,7 +22,6 @@ from custom_react.running.runnable import StepRunnable
 from custom_react.running.token_budget import PromptBudget
 
 __all__ = [
-    "MODEL_FAILED",
     "AgentInput",
     "Call",
     "Loop",

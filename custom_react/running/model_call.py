@@ -42,8 +42,6 @@ TRANSIENT_NAMES = frozenset(
     {"APIConnectionError", "APITimeoutError", "InternalServerError", "RateLimitError"}
 )
 """openai's transient errors, matched by name so the core needs no provider package."""
-MODEL_FAILED = "The model could not answer, so the run stopped:"
-"""How the `output` of a run ended by a model failure begins."""
 
 
 def cut_off_message(language: str = "en") -> str:

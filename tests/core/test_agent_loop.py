@@ -10,7 +10,6 @@ from langchain_core.messages import AIMessage
 from langchain_core.tools import BaseTool, tool
 
 from custom_react import CustomReActAgent
-from custom_react.agent import STOPPED_MESSAGE
 from custom_react.formats import TEXT
 from tests.conftest import summarize
 
@@ -151,7 +150,8 @@ def test_consecutive_parse_failures_are_capped(script, tools):
         ("limit_reached", "parse_failures", 3),
         ("result", "parse_failures", 3),
     ]
-    assert result["output"] == STOPPED_MESSAGE
+    stopped = "Agent stopped at max_consecutive_parse_failures=3: the replies broke the step format"
+    assert result["output"] == result["error"] == stopped + ", so no final answer was read."
     model.assert_consumed()
 
 
@@ -237,7 +237,8 @@ def test_max_iterations_force(script, tools):
         ("limit_reached", "max_iterations", 2),
         ("result", "max_iterations", 2),
     ]
-    assert result["output"] == STOPPED_MESSAGE
+    stopped = "Agent stopped at max_iterations=2, before a final answer."
+    assert result["output"] == result["error"] == stopped
     model.assert_consumed()
 
 

@@ -68,7 +68,7 @@ def test_a_limit_prints_the_reason_and_the_fallback_answer(script, tools):
         ConsolePrinter(lines.append, color=False)(event)
     assert lines[-2:] == [
         "Stopped: stop reason: max_iterations",
-        "Final Answer: Agent stopped due to iteration limit or time limit.",
+        "Final Answer: Agent stopped at max_iterations=1, before a final answer.",
     ]
 
 

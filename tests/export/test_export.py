@@ -119,7 +119,7 @@ def test_a_limit_shows_the_reason_and_the_fallback_answer(script, tools):
     markdown = to_markdown(question, events)
     assert "**Stopped:** stop reason: `max_iterations`" in markdown
     assert markdown.rstrip().endswith("*stop reason: `max_iterations` · model calls: 2*")
-    assert "Agent stopped due to iteration limit or time limit." in to_html(question, events)
+    assert "Agent stopped at max_iterations=2, before a final answer." in to_html(question, events)
 
 
 def test_markdown_escapes_model_text_and_fences_outlast_backticks():

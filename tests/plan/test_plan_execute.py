@@ -197,7 +197,7 @@ def test_an_executor_that_hits_its_limit_hands_the_replanner_a_result(script, to
             "step_result",
             1,
             "stopped",
-            "Agent stopped due to iteration limit or time limit. (stop reason: max_iterations)."
+            "Agent stopped at max_iterations=1, before a final answer. (stop reason: max_iterations)."
             " Last observation: A rose stem costs 1.2 yuan wholesale in Kunming.",
         ),
         ("response", "3.78 yuan for three roses."),

@@ -34,11 +34,11 @@ FAILS = (
     "Action: calculator\nAction Input: 5% of 1.2",
 )
 FAILED = (
-    "Agent stopped due to iteration limit or time limit. (stop reason: max_iterations)."
+    "Agent stopped at max_iterations=2, before a final answer. (stop reason: max_iterations)."
     " Last observation: Error: calculator failed: ValueError: cannot evaluate '5% of 1.2'"
 )
 FAILED_ZH = (  # the replanner reads the step's end in the run's language; the executor's own text stays
-    "Agent stopped due to iteration limit or time limit.（停止原因：max_iterations）。"
+    "Agent stopped at max_iterations=2, before a final answer.（停止原因：max_iterations）。"
     "最后一个观察：Error: calculator failed: ValueError: cannot evaluate '5% of 1.2'"
 )
 INSERTED = "Plan:\n1. Calculate 5% of 1.2: 1.2 * 0.05.\n2. Add 5% to it.\n3. Multiply by 3."
