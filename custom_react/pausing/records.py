@@ -14,7 +14,8 @@ import hmac
 import json
 import typing
 from dataclasses import fields
-from typing import Any, TypeVar
+from functools import cache
+from typing import Any, TypeVar, cast
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -40,6 +41,18 @@ def record_to_dict(record: Any) -> dict[str, Any]:
     return {item.name: getattr(record, item.name) for item in fields(record)}
 
 
+@cache
+def adapter(kind: Any) -> TypeAdapter[Any]:
+    """The validator of one type, built once: building it costs far more than using it."""
+    return TypeAdapter(kind)
+
+
+@cache
+def field_types(kind: Any) -> dict[str, Any]:
+    """A record's field types, resolved once."""
+    return typing.get_type_hints(kind)
+
+
 def read_record(kind: type[RecordT], data: Any, where: str) -> RecordT:
     """The record `record_to_dict` wrote, every field checked against its type first.
 
@@ -48,13 +61,13 @@ def read_record(kind: type[RecordT], data: Any, where: str) -> RecordT:
     """
     if not isinstance(data, dict):
         raise ValueError(f"{where} must be a JSON object, not {type(data).__name__}.")
-    hints = typing.get_type_hints(kind)
+    hints = field_types(cast(Any, kind))  # a class is hashable; the TypeVar hides it
     known = {item.name for item in fields(kind)}  # type: ignore[arg-type]
     if unknown := sorted(set(data) - known):
         raise ValueError(f"{where} has unknown fields {unknown}; it takes {sorted(known)}.")
     for name, value in data.items():
         try:
-            TypeAdapter(hints[name]).validate_python(value, strict=True)
+            adapter(hints[name]).validate_python(value, strict=True)
         except ValidationError as error:
             expected = getattr(hints[name], "__name__", str(hints[name]))
             problem = error.errors()[0]["msg"]

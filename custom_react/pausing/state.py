@@ -23,11 +23,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from custom_react.events import FinalAnswerEvent, Step, ToolStep
 from custom_react.pausing.approval import Decision
 from custom_react.pausing.records import (
+    adapter,
     call_digest,
     pending_from_dict,
     pending_to_dict,
@@ -146,7 +147,7 @@ def read_state(state: Any, key: str | bytes | None = None) -> RunStart:
         raise ValueError(f"The run state has unknown fields {unknown}; nothing ran.")
     for name, kind in _STATE_FIELDS.items():
         try:
-            TypeAdapter(kind).validate_python(state.get(name), strict=True)
+            adapter(kind).validate_python(state.get(name), strict=True)
         except ValidationError:
             raise ValueError(
                 f"The run state's {name!r} must be a {kind}, not {state.get(name)!r:.80}."

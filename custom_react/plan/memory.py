@@ -23,10 +23,11 @@ from langchain_core.messages import (
     messages_to_dict,
 )
 from langchain_core.messages.ai import UsageMetadata, add_usage
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from custom_react.events import StopReason
 from custom_react.memory import AgentResult, BaseRun
+from custom_react.pausing.records import adapter
 from custom_react.plan.events import PlanResult
 from custom_react.plan.schema import Plan
 
@@ -129,7 +130,7 @@ def read_paused(state: Any) -> tuple[PlanRun, Plan, int, dict[str, Any]]:
     }
     for name, shape in shapes.items():
         try:
-            TypeAdapter(shape).validate_python(state.get(name), strict=False)
+            adapter(shape).validate_python(state.get(name), strict=False)
         except ValidationError:
             raise ValueError(f"The plan state's {name!r} must be a {shape}.") from None
     if not 0 <= state["done"] < len(state["plan"]) or len(state["depends_on"]) != len(
