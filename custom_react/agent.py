@@ -224,11 +224,8 @@ class CustomReActAgent(StepRunnable):
         if run.pending is None or run.decision is None:
             return None
         # Claimed in the store first: a second resume of this pause cannot run the call again.
-        recorded = run.claim(run.pending, run.decision)
+        run.claim(run.pending, run.decision)
         yield ApprovalDecided(run.pending, run.decision)
-        if recorded is not None:
-            yield ObservationEvent(run.keep(recorded))  # it ran before a crash: its result
-            return None
         try:
             request, observation, status = yield from act_on_decision(
                 run.pending, run.decision, self.toolbox, run, config

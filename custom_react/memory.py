@@ -31,7 +31,7 @@ from custom_react.events import (
     ToolStep,
 )
 from custom_react.pausing.approval import Decision
-from custom_react.pausing.records import step_from_dict, step_to_dict
+from custom_react.pausing.records import step_to_dict
 from custom_react.pausing.state import resume_run, run_state
 from custom_react.pausing.store import ResumeRefused, RunStore, claimed_elsewhere
 from custom_react.prompts import message
@@ -137,29 +137,22 @@ class RunMemory(BaseRun):
             self.store.add_step(self.run_id, len(self.steps) - 1, step_to_dict(step))
         return step
 
-    def claim(self, call: ActionRequest, decision: Decision) -> ToolStep | None:
+    def claim(self, call: ActionRequest, decision: Decision) -> None:
         """Claim the waiting `call` in the store before it runs (exactly once across processes).
 
-        Returns None when this run may carry out the decision, or the step that recorded the
-        call's result already. A call another resume holds is refused, unless rejected.
+        A call whose result is already recorded is never claimed here: `pausing.state.resume_run`
+        goes on from that step, or refuses a stale state, before the run starts.
 
         Raises:
-            ResumeRefused: Another resume of this pause claimed the call first.
+            ResumeRefused: Another resume of this pause claimed the call first (unless the
+                decision rejects it: then nothing runs anyway), or it already ran.
         """
         if self.store is None:
-            return None
+            return
         claim = self.store.claim(self.run_id, call.tool_call_id)
-        if isinstance(claim, dict):
-            recorded = step_from_dict(claim, "the call's recorded step")
-            return recorded if isinstance(recorded, ToolStep) else None
-        if claim == "taken" and decision.kind != "reject":
-            raise ResumeRefused(claimed_elsewhere(self.run_id, call.tool, call.tool_call_id))
-        return None
-
-    def keep(self, step: StepT) -> StepT:
-        """Keep a step already in the store (a call's recorded result), without writing it."""
-        self.steps.append(step)
-        return step
+        if claim == "claimed" or (claim == "taken" and decision.kind == "reject"):
+            return
+        raise ResumeRefused(claimed_elsewhere(self.run_id, call.tool, call.tool_call_id))
 
     def ran_before(self, tool: str, args: dict[str, Any]) -> tuple[str | None, int]:
         """The observation of an earlier call of `tool` with `args`, and how often `tool` ran.
