@@ -91,3 +91,31 @@ ENVIRONMENT = {
     },
 }
 """The environment block of the prompt (`custom_react.environment`)."""
+
+
+PROMPTS = {
+    "en": {
+        "prompt": "Prompt of call {n}",
+        "role": "[{role}]",
+        "same_message": "(as in call {n})",
+        "same_lines": "… {lines} line(s) as in call {n}; new from here …",
+        "new": "new since call {n}",
+        "raw_reply": "Reply of call {n}, raw",
+        "failed": "Call {n} failed",
+        "seconds": "{seconds:.1f} s",
+        "tokens": "{tokens} tokens",
+    },
+    "zh": {
+        "prompt": "第 {n} 次调用的提示词",
+        "role": "[{role}]",
+        "same_message": "（与第 {n} 次调用相同）",
+        "same_lines": "…… 前 {lines} 行与第 {n} 次调用相同；以下是新的 ……",
+        "new": "自第 {n} 次调用以来新增",
+        "raw_reply": "第 {n} 次调用的原始回复",
+        "failed": "第 {n} 次调用失败",
+        "seconds": "{seconds:.1f} 秒",
+        "tokens": "{tokens} 个词元",
+    },
+}
+"""Each model call's exact prompt and raw reply (`printing.ConsolePrinter(show_prompts=True)`,
+the saved transcripts, the web page). The role is the LangChain message type, as the model got it."""

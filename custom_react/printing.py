@@ -18,7 +18,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import nullcontext
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Console
 
@@ -37,12 +37,14 @@ from custom_react.events import (
     SubAgentEvent,
     ToolStep,
 )
-from custom_react.labels import REACT, SEPARATOR, check_language
+from custom_react.labels import PROMPTS, REACT, SEPARATOR, check_language
 from custom_react.live_reply import LiveReply
 from custom_react.parser import ActionInput
 from custom_react.pausing.approval import Decision
+from custom_react.running.prompt_log import ModelCall
 
 COLORS = {"thought": "36", "action": "33", "observation": "32", "error": "31", "final": "1;32"}
+COLORS |= {"rule": "1;35", "same": "2"}
 _CONTROL = re.compile(
     r"\x1b\[[0-?]*+[ -/]*+[@-~]"  # a CSI sequence: colours, cursor moves, erasing
     r"|\x1b\][^\x07\x1b]*+(?:\x07|\x1b\\)?"  # an OSC sequence: window titles, links
@@ -50,6 +52,8 @@ _CONTROL = re.compile(
 )
 
 
+Shown = TypeVar("Shown", bound=AgentEvent | ModelCall)
+"""What `show_live` passes through: the run's events, and model calls when prompts are shown."""
 INDENT = "    "
 """How far a sub-agent's steps are indented, per level."""
 ENDED_BY_AN_EVENT = ("final_answer", "needs_approval")
@@ -66,6 +70,8 @@ class ConsolePrinter:
             With colour, a reply shown as it is written is dimmed, then erased for its step.
         stream_tokens: Show the model's reply as it is written (its `ReplyToken` events).
         write_token: Where that text goes, in pieces (default: standard output, flushed).
+        show_prompts: Print each `ModelCall` it is given (`prompt_log.PromptLog`): the exact
+            prompt as the call starts (after the first, only its new part), the raw reply after.
     """
 
     def __init__(
@@ -76,11 +82,14 @@ class ConsolePrinter:
         color: bool | None = None,
         stream_tokens: bool = True,
         write_token: Callable[[str], object] | None = None,
+        show_prompts: bool = False,
     ) -> None:
         to_terminal = write is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         self.write = write or print
         self.language = check_language(language)
         self.labels = REACT[language]
+        self.prompt_labels = PROMPTS[language]
+        self.show_prompts = show_prompts
         self.separator = SEPARATOR[language]
         self.color = to_terminal if color is None else color
         self.stream_tokens = stream_tokens
@@ -143,7 +152,7 @@ class ConsolePrinter:
                 return [INDENT + line for line in self.render(inner)]
             case RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
                 return [self._line("final", label["final_answer"], result.output)]
-        return self._pause_lines(event)
+        return self._pause_lines(event) or self._call_lines(event)
 
     def _pause_lines(self, event: Any) -> list[str]:
         """The lines of a pause for approval and of its decision ([] for any other event)."""
@@ -156,12 +165,67 @@ class ConsolePrinter:
                 return [self._line("action", label["decision"], decision_text(decision, label))]
         return []
 
+    def _call_lines(self, event: Any) -> list[str]:
+        """A model call's prompt or raw reply, when prompts are shown ([] for anything else)."""
+        if not isinstance(event, ModelCall) or not self.show_prompts:
+            return []
+        parts = call_lines(event, {**self.labels, **self.prompt_labels})
+        return [self._paint(kind, text) for kind, text in parts]
+
+    def _paint(self, kind: str, text: str) -> str:
+        """A line of a model call: its rules and repeated-part notes coloured; the text as sent."""
+        if kind == "text" or not self.color:
+            return printable(text)
+        return f"\x1b[{COLORS[kind]}m{printable(text)}\x1b[0m"
+
     def _line(self, kind: str, label: str, text: str) -> str:
         """One `Label: text` line, the label coloured by `kind` when colour is on."""
         head = label + self.separator
         if self.color:
             head = f"\x1b[{COLORS[kind]}m{head}\x1b[0m"
         return head + printable(text)
+
+
+def call_lines(call: ModelCall, label: dict[str, str]) -> list[tuple[str, str]]:
+    """A model call as (kind, text) lines: started, its prompt; ended, its raw reply (or error).
+
+    A prompt shows only what is new since the call before: a message as it was is one line
+    naming that call, and the repeated lines of the message that grew are counted, not shown.
+    """
+    if call.error:
+        return [
+            ("rule", _rule(label["failed"].format(n=call.call), call, label)),
+            ("text", call.error),
+        ]
+    if call.reply is not None:
+        head = _rule(label["raw_reply"].format(n=call.call), call, label)
+        return [("rule", head), ("text", call.reply.rstrip("\n")), ("rule", "──")]
+    lines = [("rule", _rule(label["prompt"].format(n=call.call)))]
+    for role, repeated, new in call.parts():
+        role = label["role"].format(role=role)
+        if not new and repeated:
+            lines.append(("same", f"{role} {label['same_message'].format(n=call.previous_call)}"))
+            continue
+        lines.append(("rule", role))
+        if repeated:
+            count = repeated.count("\n")
+            lines.append(("same", label["same_lines"].format(lines=count, n=call.previous_call)))
+        lines.append(("text", new))
+    return lines
+
+
+def _rule(title: str, call: ModelCall | None = None, label: dict[str, str] | None = None) -> str:
+    """`── title (time · tokens) ──`: the head of a prompt or a reply."""
+    if call is not None and label is not None:
+        title += label["aside"].format(text=call_facts(call, label))
+    return f"── {title} ──"
+
+
+def call_facts(call: ModelCall, label: dict[str, str]) -> str:
+    """How long a model call took, and its tokens when the server counted them."""
+    facts = [label["seconds"].format(seconds=call.seconds)]
+    facts += [label["tokens"].format(tokens=call.tokens)] if call.tokens is not None else []
+    return " · ".join(facts)
 
 
 def printable(text: str) -> str:
@@ -185,8 +249,8 @@ def input_text(tool_input: ActionInput) -> str:
 
 
 def show_live(
-    events: Iterable[AgentEvent], printer: ConsolePrinter, *, spinner: bool | None = None
-) -> Iterator[AgentEvent]:
+    events: Iterable[Shown], printer: ConsolePrinter, *, spinner: bool | None = None
+) -> Iterator[Shown]:
     """Print each event as it arrives, with a spinner while the next step is being worked on.
 
     Yields the events unchanged, so a caller can print and collect in one pass. The spinner shows

@@ -59,6 +59,12 @@ WorkspaceOption = Annotated[
         "--workspace", help="Also file and terminal tools for this folder (commands ask)."
     ),
 ]
+ShowPrompts = Annotated[
+    bool,
+    typer.Option(
+        "--show-prompts", help="Print each model call's exact prompt (its new part) and raw reply."
+    ),
+]
 System = Annotated[
     str, typer.Option("--system", help="Your instructions: they open the system prompt.")
 ]
@@ -82,6 +88,7 @@ def ask(
     workspace: WorkspaceOption = None,
     no_stream: NoStream = False,
     system: System = "",
+    show_prompts: ShowPrompts = False,
 ) -> None:
     """Answer QUESTION with the ReAct loop, printing each Thought / Action / Observation."""
     from custom_react.export import save_transcript
@@ -90,7 +97,15 @@ def ask(
     tools = load_tools(mcp_server or [], workspace)
     with open_model(model, base_url) as (llm, _):
         agent = _agent(llm, tools, lang, max_iterations, checkpoint, system)
-        events = answer(agent, question, lang=lang, quiet=quiet, stream_tokens=not no_stream)
+        events = answer(
+            agent,
+            question,
+            lang=lang,
+            quiet=quiet,
+            stream_tokens=not no_stream,
+            show_prompts=show_prompts,
+            keep_prompts=bool(save),  # a saved transcript holds every prompt and raw reply
+        )
     for path in save or []:
         typer.echo(f"saved: {save_transcript(path, question, events, language=lang)}", err=True)
     finish(events, quiet=quiet, checkpoint=checkpoint, workspace=workspace)

@@ -26,6 +26,7 @@ from custom_react.acting import waiting_call
 from custom_react.agent import CustomReActAgent
 from custom_react.events import AgentEvent, ReplyToken, RunFinished
 from custom_react.printing import ConsolePrinter, input_text, show_live
+from custom_react.running.prompt_log import ModelCall, PromptLog
 from custom_react.serving.errors import MODEL_ERRORS, model_error_message, model_failure_message
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
 
@@ -61,21 +62,45 @@ def answer(
     quiet: bool,
     stream_tokens: bool = True,
     config: RunnableConfig | None = None,
-) -> list[AgentEvent]:
+    show_prompts: bool = False,
+    keep_prompts: bool = False,
+) -> list[AgentEvent | ModelCall]:
     """Run the agent (a question, or a run to resume), printing the transcript unless quiet.
 
     With `stream_tokens` the model's reply shows as it is written; the events returned are the
-    steps alone (no `ReplyToken`s).
+    steps alone (no `ReplyToken`s). With `show_prompts` each model call's exact prompt (its new
+    part) is printed as the call starts, and its raw reply whole when it ends. With either that
+    or `keep_prompts` (for `--save`), the `ModelCall`s are among the events returned, where
+    they happened.
     """
-    streams = stream_tokens and not quiet
-    printer = ConsolePrinter((lambda line: None) if quiet else None, language=lang)
-    events = agent.stream(agent_input, config, stream_tokens=streams)
+    # Shown prompts: the reply is streamed only so the prompt prints as soon as the call starts.
+    streams = (stream_tokens or show_prompts) and not quiet
+    printer = ConsolePrinter(
+        (lambda line: None) if quiet else None,
+        language=lang,
+        stream_tokens=stream_tokens and not show_prompts,
+        show_prompts=show_prompts,
+    )
+    log = PromptLog()
+    if show_prompts or keep_prompts:
+        config = {**(config or {}), "callbacks": [*_callbacks(config), log]}
+    events = log.interleave(agent.stream(agent_input, config, stream_tokens=streams))
     shown = show_live(events, printer, spinner=False if quiet else None)
     return [event for event in shown if not isinstance(event, ReplyToken)]
 
 
+def _callbacks(config: RunnableConfig | None) -> list[Any]:
+    """The callback handlers already in `config` (a list; a manager's handlers)."""
+    callbacks = (config or {}).get("callbacks") or []
+    return list(callbacks if isinstance(callbacks, list) else callbacks.handlers)
+
+
 def finish(
-    events: list[AgentEvent], *, quiet: bool, checkpoint: Path | None, workspace: Path | None
+    events: list[AgentEvent | ModelCall],
+    *,
+    quiet: bool,
+    checkpoint: Path | None,
+    workspace: Path | None,
 ) -> None:
     """End the command as the run ended: print the answer when quiet, then exit with its code."""
     last = events[-1]

@@ -15,20 +15,25 @@ from custom_react.events import (
 from custom_react.export.html import to_html
 from custom_react.export.markdown import to_markdown
 from custom_react.export.mermaid import to_mermaid
+from custom_react.running.prompt_log import ModelCall
 
 SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html"}
 SUFFIXES |= {".mmd": "mermaid", ".mermaid": "mermaid"}
 
 
 def save_transcript(
-    path: str | Path, question: str, events: Iterable[AgentEvent], language: str = "en"
+    path: str | Path,
+    question: str,
+    events: Iterable[AgentEvent | ModelCall],
+    language: str = "en",
 ) -> Path:
     """Write the run to `path`, in the format its suffix names (.md, .html or .mmd).
 
     Args:
         path: The file to write (parent folders are created).
         question: The question the agent was asked.
-        events: The run's step events, e.g. `list(agent.stream(question))`.
+        events: The run's step events, e.g. `list(agent.stream(question))`; with the
+            `ModelCall`s of a `PromptLog` among them, every prompt and raw reply too.
         language: "en" or "zh" labels.
 
     Returns:

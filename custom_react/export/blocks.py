@@ -27,8 +27,9 @@ from custom_react.events import (
     ToolStep,
 )
 from custom_react.export.labels import EXPORT
-from custom_react.labels import REACT, SEPARATOR, check_language
+from custom_react.labels import PROMPTS, REACT, SEPARATOR, check_language
 from custom_react.printing import ENDED_BY_AN_EVENT, decision_text, input_text
+from custom_react.running.prompt_log import ModelCall
 
 BlockKind = Literal[
     "question",
@@ -41,6 +42,8 @@ BlockKind = Literal[
     "paused",
     "decision",
     "rejected",
+    "prompt",
+    "reply",
 ]
 
 
@@ -55,6 +58,7 @@ class Block:
         detail: The Action Input of an action, or the unreadable reply of a format error.
         status: An observation's status (`ok`, `error`, ...); `stopped` for a limit's fallback.
         depth: How many sub-agents deep (`agent.as_tool`) it happened; 0 in the run itself.
+        call: The model call of a prompt or a raw reply (its messages, time and tokens).
     """
 
     kind: BlockKind
@@ -63,6 +67,7 @@ class Block:
     detail: str = ""
     status: str = "ok"
     depth: int = 0
+    call: ModelCall | None = None
 
 
 @dataclass(frozen=True)
@@ -80,17 +85,26 @@ def labels_for(language: str) -> dict[str, str]:
         ValueError: Any other language.
     """
     check_language(language)
-    return {**REACT[language], **EXPORT[language], "sep": SEPARATOR[language]}
+    return {**REACT[language], **PROMPTS[language], **EXPORT[language], "sep": SEPARATOR[language]}
 
 
 def transcript_blocks(
-    question: str, events: Iterable[AgentEvent], language: str = "en"
+    question: str, events: Iterable[AgentEvent | ModelCall], language: str = "en"
 ) -> list[Block]:
-    """Turn a run's events into the transcript's blocks, in order, starting with the question."""
+    """Turn a run's events into the transcript's blocks, in order, starting with the question.
+
+    A finished `ModelCall` among the events (`custom-react ask --show-prompts`, the `PromptLog`)
+    adds its exact prompt and raw reply at the head of its step.
+    """
     labels = REACT[check_language(language)]
     blocks = [Block("question", question)]
     step = 0  # the model call each block came from
     for event in events:
+        if isinstance(event, ModelCall):
+            if not event.started:  # answered or failed (a failed call is retried in the same step)
+                blocks += _call_blocks(event, step + 1)
+                step += 1 if event.reply is not None else 0
+            continue
         depth = 0
         while isinstance(event, SubAgentEvent):  # a sub-agent's step, inside the outer step
             event = event.event
@@ -132,7 +146,15 @@ def event_blocks(event: AgentEvent, step: int, labels: dict[str, str]) -> list[B
     return []
 
 
-def summarize_run(events: Iterable[AgentEvent]) -> RunSummary:
+def _call_blocks(call: ModelCall, step: int) -> list[Block]:
+    """A model call's prompt, then its raw reply (or why it failed)."""
+    reply = Block("reply", call.reply or call.error, step, call=call, status="ok")
+    if call.reply is None:
+        reply = replace(reply, status="error")
+    return [Block("prompt", "", step, call=call), reply]
+
+
+def summarize_run(events: Iterable[AgentEvent | ModelCall]) -> RunSummary:
     """The stop reason and model-call count from the run's `RunFinished` event."""
     for event in events:
         if isinstance(event, RunFinished):

@@ -16,6 +16,8 @@ from custom_react.events import (
     AgentEvent,
 )
 from custom_react.export.blocks import Block, labels_for, summarize_run, transcript_blocks
+from custom_react.printing import call_facts
+from custom_react.running.prompt_log import ModelCall
 
 CSS = """
 body { font: 16px/1.5 system-ui, "Noto Sans", "Noto Sans CJK SC", "WenQuanYi Micro Hei",
@@ -46,14 +48,25 @@ footer { color: #4b5563; border-top: 1px solid #d1d5db; margin-top: 20px; paddin
 .text { white-space: pre-wrap; word-break: break-word; }
 code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
 """
+CALLS_CSS = """
+details.prompt, details.reply { border-left: 5px solid #a855f7; background: #faf5ff; margin: 8px 0;
+  padding: 6px 12px; border-radius: 0 6px 6px 0; }
+details.reply.status-error { border-color: #dc2626; background: #fef2f2; }
+details > summary { cursor: pointer; font-weight: 700; color: #6b21a8; }
+.role { font: 12px ui-monospace, monospace; color: #6b7280; margin-top: 8px; }
+pre .same { color: #6b7280; }
+pre mark { background: #fef08a; color: inherit; }
+"""
 
 
-def to_html(question: str, events: Sequence[AgentEvent], language: str = "en") -> str:
+def to_html(question: str, events: Sequence[AgentEvent | ModelCall], language: str = "en") -> str:
     """Render the run as a complete HTML document (a string)."""
     label = labels_for(language)
     parts: list[str] = []
     current = -1
-    for block in transcript_blocks(question, events, language)[1:]:
+    blocks = transcript_blocks(question, events, language)[1:]
+    css = CSS + (CALLS_CSS if any(block.call for block in blocks) else "")  # prompts shown
+    for block in blocks:
         if block.step != current and block.kind != "limit":
             if current != -1:
                 parts.append("</section>")
@@ -69,7 +82,7 @@ def to_html(question: str, events: Sequence[AgentEvent], language: str = "en") -
             "<!DOCTYPE html>",
             f'<html lang="{escape(language)}"><head><meta charset="utf-8">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
-            f"<title>{title}</title><style>{CSS}</style></head>",
+            f"<title>{title}</title><style>{css}</style></head>",
             f"<body><main><h1>{title}</h1>",
             f'<div class="question"><span class="label">{escape(label["question"])}{label["colon"]}</span>'
             f'<span class="text">{escape(question)}</span></div>',
@@ -81,8 +94,29 @@ def to_html(question: str, events: Sequence[AgentEvent], language: str = "en") -
     )
 
 
+def _call_html(block: Block, call: ModelCall, label: dict[str, str]) -> str:
+    """A prompt (the part new since the call before highlighted) or a raw reply, folded."""
+    classes = f"{block.kind} status-{escape(block.status)}"
+    if block.kind == "reply":
+        title = label["raw_reply" if block.status == "ok" else "failed"].format(n=call.call)
+        title += label["aside"].format(text=call_facts(call, label))
+        body = f"<pre>{escape(block.text)}</pre>"
+    else:
+        title = label["prompt"].format(n=call.call)
+        if call.previous_call:
+            title += label["aside"].format(text=label["new"].format(n=call.previous_call))
+        body = "".join(
+            f'<div class="role">{escape(label["role"].format(role=role))}</div>'
+            f'<pre><span class="same">{escape(repeated)}</span><mark>{escape(new)}</mark></pre>'
+            for role, repeated, new in call.parts()
+        )
+    return f'<details class="{classes}"><summary>{escape(title)}</summary>{body}</details>'
+
+
 def _block_html(block: Block, label: dict[str, str]) -> str:
     """One `<div class="block KIND status-STATUS">` with its label and escaped text."""
+    if block.call is not None:
+        return _call_html(block, block.call, label)
     classes = f"block {block.kind} status-{escape(block.status)}"
     match block.kind:
         case "action":
@@ -121,7 +155,7 @@ def _block_html(block: Block, label: dict[str, str]) -> str:
     return f'<div class="{classes}"{indent}><span class="label">{escape(head)}{label["colon"]}</span>{body}</div>'
 
 
-def _footer_html(events: Sequence[AgentEvent], label: dict[str, str]) -> str:
+def _footer_html(events: Sequence[AgentEvent | ModelCall], label: dict[str, str]) -> str:
     summary = summarize_run(events)
     if summary.stop_reason is None:
         return f"<footer>{escape(label['unfinished'])}</footer>"

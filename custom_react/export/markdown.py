@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from html import escape
 
 from custom_react.events import (
     AgentEvent,
 )
 from custom_react.export.blocks import Block, labels_for, summarize_run, transcript_blocks
+from custom_react.printing import call_facts
+from custom_react.running.prompt_log import ModelCall
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
 
 
-def to_markdown(question: str, events: Sequence[AgentEvent], language: str = "en") -> str:
+def to_markdown(
+    question: str, events: Sequence[AgentEvent | ModelCall], language: str = "en"
+) -> str:
     """Render the run as Markdown: the question, one section per model call, a footer."""
     label = labels_for(language)
     current = -1
@@ -35,6 +40,8 @@ def to_markdown(question: str, events: Sequence[AgentEvent], language: str = "en
 
 def _markdown_block(block: Block, label: dict[str, str]) -> list[str]:
     match block.kind:
+        case "prompt" | "reply" if block.call is not None:
+            return _call_markdown(block, block.call, label)
         case "action":
             head = f"{_bold(label, 'action')} {_code(block.text)}  "
             if "\n" in block.detail:
@@ -58,6 +65,25 @@ def _markdown_block(block: Block, label: dict[str, str]) -> list[str]:
             by = label["aside"].format(text=label["returned_by"].format(tool=block.detail))
             return [f"{_bold(label, 'final_answer', by)} {_md(block.text)}"]
     return [f"{_bold(label, block.kind)} {_md(block.text)}"]  # a Thought or the Final Answer
+
+
+def _call_markdown(block: Block, call: ModelCall, label: dict[str, str]) -> list[str]:
+    """A prompt (each message; a marker where the new part starts) or a raw reply, folded."""
+    if block.kind == "reply":
+        title = label["raw_reply" if block.status == "ok" else "failed"].format(n=call.call)
+        summary = title + label["aside"].format(text=call_facts(call, label))
+        return _folded(summary, [_fence(block.text)])
+    body = []
+    for role, repeated, new in call.parts():
+        marker = f"──── {label['new'].format(n=call.previous_call)} ────\n"
+        text = repeated + (marker if repeated and new else "") + new
+        body += [label["role"].format(role=role), "", _fence(text), ""]
+    return _folded(label["prompt"].format(n=call.call), body[:-1])
+
+
+def _folded(summary: str, body: list[str]) -> list[str]:
+    """A `<details>` block: GitHub and most viewers show the summary and fold the rest."""
+    return [f"<details><summary>{escape(summary)}</summary>", "", *body, "", "</details>"]
 
 
 def _bold(label: dict[str, str], key: str, extra: str = "") -> str:

@@ -28,6 +28,7 @@ from custom_react.events import (
 from custom_react.export.blocks import labels_for
 from custom_react.export.labels import MERMAID
 from custom_react.printing import ENDED_BY_AN_EVENT, decision_text, input_text
+from custom_react.running.prompt_log import ModelCall
 
 MERMAID_TEXT_LIMIT = 80
 # Characters that end or break a Mermaid statement (`;` and a newline end one, `#` starts an
@@ -46,11 +47,16 @@ def mermaid_text(text: str, limit: int = MERMAID_TEXT_LIMIT) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
-def to_mermaid(question: str, events: Sequence[AgentEvent], language: str = "en") -> str:
-    """Draw the run as a Mermaid `sequenceDiagram` (lanes: User, Agent loop, Model, Tool)."""
-    return (
-        "\n".join(mermaid_lines(question, events, labels_for(language) | MERMAID[language])) + "\n"
-    )
+def to_mermaid(
+    question: str, events: Sequence[AgentEvent | ModelCall], language: str = "en"
+) -> str:
+    """Draw the run as a Mermaid `sequenceDiagram` (lanes: User, Agent loop, Model, Tool).
+
+    Prompts and raw replies (`ModelCall`s) are left out: an arrow is a call, not its text.
+    """
+    steps = [event for event in events if not isinstance(event, ModelCall)]
+    label = labels_for(language) | MERMAID[language]
+    return "\n".join(mermaid_lines(question, steps, label)) + "\n"
 
 
 def mermaid_lines(question: str, events: Sequence[AgentEvent], label: dict[str, str]) -> list[str]:

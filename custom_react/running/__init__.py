@@ -7,7 +7,8 @@ whoever watches (`Loop`). `calls.py` holds the `Call` and the two drivers that m
 `model_call.py` is the model call made dependable (retries, a refused `stop`, streamed tokens);
 `token_budget.py` keeps every prompt within the model's window (`tokens.py` counts,
 `first_fit.py` finds the first shortening that fits); `answer_stream.py` yields the Final Answer
-alone as it is written; `sub_agents.py` makes an agent a tool of another.
+alone as it is written; `sub_agents.py` makes an agent a tool of another; `prompt_log.py` keeps
+each model call's exact prompt and raw reply (a callback handler the loop never sees).
 """
 
 from custom_react.running.calls import Call, Loop

@@ -351,3 +351,48 @@ def test_rendered_dom_holds_every_step(script, tools, tmp_path, name):
     for text in texts:
         assert text in dom, f"{text!r} is not in the rendered page"
     assert 'class="stop-reason">final_answer<' in dom
+
+
+# --- every prompt and raw reply (`custom-react ask --show-prompts --save`) ----------------------
+
+
+def run_with_prompts(script, tools, name: str) -> tuple[str, list, str]:
+    """A scripted run with its `ModelCall`s interleaved, each call's time set to 0 (stable files)."""
+    from dataclasses import replace
+
+    from custom_react.running.prompt_log import ModelCall, PromptLog
+
+    question, replies, options, language = RUNS[name]
+    scripted = script(*replies)
+    agent = CustomReActAgent(scripted.model, tools, language=language, **options)
+    log = PromptLog()
+    events = list(log.interleave(agent.stream(question, {"callbacks": [log]})))
+    zeroed = [replace(e, seconds=0.0) if isinstance(e, ModelCall) else e for e in events]
+    return question, zeroed, language
+
+
+@pytest.mark.parametrize("suffix", ["md", "html"])
+def test_export_with_prompts_matches_golden_file(script, tools, suffix, regenerate):
+    question, events, language = run_with_prompts(script, tools, "zh")
+    text = RENDERERS[suffix](question, events, language)
+    golden = GOLDEN / f"export_prompts_zh.{suffix}"
+    if regenerate:
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8")
+
+
+def test_every_prompt_and_raw_reply_is_saved_the_new_part_marked(script, tools):
+    question, events, _ = run_with_prompts(script, tools, "limit")
+    markdown = to_markdown(question, events)
+    assert markdown.count("<details><summary>Prompt of call") == 2
+    assert markdown.count("<details><summary>Reply of call") == 2
+    assert "──── new since call 1 ────\nThought: search first" in markdown
+    assert "Answer the question as well as you can" in markdown  # the system prompt, exact
+    page = to_html(question, events)
+    assert page.count('<details class="prompt') == 2 and page.count('<details class="reply') == 2
+    assert "<mark>Thought: search first\nAction: search" in page  # the new part highlighted
+    assert "<details open" not in page  # folded until the reader opens one
+    # Without model calls among the events, nothing changes: no prompt section at all.
+    plain = [event for event in events if not hasattr(event, "messages")]
+    assert "<details" not in to_markdown(question, plain) + to_html(question, plain)
+    assert to_mermaid(question, events) == to_mermaid(question, plain)
