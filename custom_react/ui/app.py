@@ -40,58 +40,75 @@ POLL = 0.05
 def make_app(session: Session, *, scripted: bool = False, model: str = "") -> Starlette:
     """The app serving `session`; `scripted` and `model` only change what the page says."""
     question = SCRIPTED[session.language]["question"] if scripted else ""
-    settings = {"lang": session.language, "question": question, "scripted": scripted}
-    settings["model"] = model
+    page = Endpoints(
+        session, {"lang": session.language, "question": question, "scripted": scripted}
+    )
+    page.settings["model"] = model
+    routes = [
+        Route("/", page.page),
+        Route("/events", page.events),
+        Route("/items", page.items),
+        Route("/ask", page.ask, methods=["POST"]),
+        Route("/step", page.step, methods=["POST"]),
+        Route("/fork", page.fork, methods=["POST"]),
+        Route("/approve", page.approve, methods=["POST"]),
+    ]
+    return Starlette(routes=routes)
 
-    async def page(request: Request) -> HTMLResponse:
+
+class Endpoints:
+    """What each route does with the session."""
+
+    def __init__(self, session: Session, settings: dict[str, Any]) -> None:
+        self.session = session
+        self.settings = settings
+        """What the page needs to start: language, a first question, which model."""
+
+    async def page(self, request: Request) -> HTMLResponse:
+        """The page, its settings and both languages' words written into its script."""
         html = files("custom_react.ui").joinpath("page.html").read_text(encoding="utf-8")
-        data = json.dumps({"labels": PAGE, **settings}, ensure_ascii=False)
+        data = json.dumps({"labels": PAGE, **self.settings}, ensure_ascii=False)
         return HTMLResponse(html.replace("/*SETTINGS*/{}", data.replace("</", "<\\/")))
 
-    async def events(request: Request) -> StreamingResponse:
+    async def events(self, request: Request) -> StreamingResponse:
+        """The current run's items as server-sent events, from `Last-Event-ID` on."""
         start = int(request.headers.get("last-event-id", "-1")) + 1
         until_done = request.query_params.get("until_done") == "1"
-        stream = _items(request, session, start, until_done)
+        stream = _items(request, self.session, start, until_done)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
 
-    async def items(request: Request) -> JSONResponse:
-        return JSONResponse(session.since(int(request.query_params.get("since", "0"))))
+    async def items(self, request: Request) -> JSONResponse:
+        """The current run's items as one JSON list (`?since=N`)."""
+        return JSONResponse(self.session.since(int(request.query_params.get("since", "0"))))
 
-    async def ask(request: Request) -> JSONResponse:
+    async def ask(self, request: Request) -> JSONResponse:
+        """Start a run: {question, step}."""
         body = await _body(request)
         question = str(body.get("question", "")).strip()
         if not question:
             return JSONResponse({"error": "a question is needed"}, status_code=400)
-        return JSONResponse({"run": session.start(question, bool(body.get("step")))})
+        return JSONResponse({"run": self.session.start(question, bool(body.get("step")))})
 
-    async def step(request: Request) -> Response:
+    async def step(self, request: Request) -> Response:
+        """Let the paused call go on: {reply?: the learner's reply, prompt?: its last message}."""
         body = await _body(request)
         choice = {key: body[key] for key in ("reply", "prompt") if body.get(key) is not None}
-        return _answered(session.answer("step", choice))
+        return _answered(self.session.answer("step", choice))
 
-    async def fork(request: Request) -> JSONResponse:
+    async def fork(self, request: Request) -> JSONResponse:
+        """Run again from call k: {call, step}."""
         body = await _body(request)
         try:
-            run = session.fork(int(body.get("call", 0)), bool(body.get("step", True)))
+            run = self.session.fork(int(body.get("call", 0)), bool(body.get("step", True)))
         except ValueError as error:
             return JSONResponse({"error": str(error)}, status_code=400)
         return JSONResponse({"run": run})
 
-    async def approve(request: Request) -> Response:
+    async def approve(self, request: Request) -> Response:
+        """The person's decision about the waiting tool: {approve}."""
         body = await _body(request)
-        return _answered(session.answer("approval", {"approve": bool(body.get("approve"))}))
-
-    routes = [
-        Route("/", page),
-        Route("/events", events),
-        Route("/items", items),
-        Route("/ask", ask, methods=["POST"]),
-        Route("/step", step, methods=["POST"]),
-        Route("/fork", fork, methods=["POST"]),
-        Route("/approve", approve, methods=["POST"]),
-    ]
-    return Starlette(routes=routes)
+        return _answered(self.session.answer("approval", {"approve": bool(body.get("approve"))}))
 
 
 async def _items(
@@ -146,11 +163,11 @@ def model_answers(llm: BaseChatModel) -> Live:
 
 def scripted_answers(language: str) -> Live:
     """Answer call n with the scripted reply n (`labels.SCRIPTED`), offline."""
-    script = SCRIPTED[language]
+    replies = list(SCRIPTED[language]["replies"])
+    no_more = str(SCRIPTED[language]["no_more"])
 
     def answer(messages: list[BaseMessage], stop: list[str] | None, number: int) -> AIMessage:
-        replies = script["replies"]
-        text = replies[number - 1] if number <= len(replies) else script["no_more"].format(n=number)
+        text = replies[number - 1] if number <= len(replies) else no_more.format(n=number)
         return AIMessage(content=text)
 
     return answer

@@ -48,43 +48,28 @@ def call_item(call: ModelCall, **extra: Any) -> dict[str, Any]:
 
 def event_item(event: AgentEvent, depth: int = 0) -> dict[str, Any]:
     """A step event for the page; a sub-agent's event with its `depth`."""
-    item: dict[str, Any] = {"type": event.type, "depth": depth}
+    if isinstance(event, SubAgentEvent):
+        return {**event_item(event.event, depth + 1), "agent": event.agent}
+    return {"type": event.type, "depth": depth, **_fields(event)}
+
+
+def _fields(event: AgentEvent) -> dict[str, Any]:
+    """An event's fields the page shows, by their names in `custom_react.events`."""
     match event:
-        case ActionEvent():
-            item |= {
-                "thought": event.thought,
-                "tool": event.tool,
-                "tool_input": event.tool_input,
-                "call": event.iteration,
-            }
+        case ActionEvent(thought=thought, tool=tool, tool_input=tool_input, iteration=call):
+            return {"thought": thought, "tool": tool, "tool_input": tool_input, "call": call}
         case ObservationEvent(step=step):
-            item |= {
-                "observation": step.observation,
-                "status": step.status,
-                "log": step.log,
-                "call": step.iteration,
-            }
-        case ParseFailure():
-            item |= {"text": event.text, "error": event.error, "call": event.iteration}
-        case AnswerRejected():
-            item |= {"output": event.output, "why": event.message, "call": event.iteration}
-        case FinalAnswerEvent():
-            item |= {
-                "output": event.output,
-                "thought": event.thought,
-                "log": event.log,
-                "call": event.iteration,
-                "returned_by": event.returned_by,
-            }
-        case LimitReached():
-            item |= {"reason": event.reason, "iterations": event.iterations}
-        case SubAgentEvent(agent=agent, event=inner):
-            return {**event_item(inner, depth + 1), "agent": agent}
+            shown = {"observation": step.observation, "status": step.status}
+            return shown | {"log": step.log, "call": step.iteration}
+        case ParseFailure(text=text, error=error, iteration=call):
+            return {"text": text, "error": error, "call": call}
+        case AnswerRejected(output=output, message=why, iteration=call):
+            return {"output": output, "why": why, "call": call}
+        case FinalAnswerEvent(output=output, thought=thought, log=log, iteration=call):
+            return {"output": output, "thought": thought, "log": log, "call": call}
+        case LimitReached(reason=reason, iterations=iterations):
+            return {"reason": reason, "iterations": iterations}
         case RunFinished(result=result):
-            item |= {
-                "output": result.output,
-                "stop_reason": result.stop_reason,
-                "iterations": result.iterations,
-                "usage": dict(result.usage or {}),
-            }
-    return item
+            ended = {"output": result.output, "stop_reason": result.stop_reason}
+            return ended | {"iterations": result.iterations, "usage": dict(result.usage or {})}
+    return {}

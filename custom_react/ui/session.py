@@ -198,30 +198,30 @@ class Session:
         pauses = run.step_mode and not replayed
         self.push(run, call_item(call, waiting=pauses, replayed=replayed))
         choice = run.pause.wait("step") if pauses else {}
+        run.prompts.append(list(messages))  # as the loop built it: the next call compares with it
+        sent = list(messages)
         if choice.get("prompt") is not None:  # the learner's prompt, for this call only
-            messages = [*messages[:-1], type(messages[-1])(content=choice["prompt"])]
+            sent[-1] = type(sent[-1])(content=choice["prompt"])
         began = time.perf_counter()
         if replayed:
             reply = AIMessage(content=run.replay[number - 1])
         elif choice.get("reply"):
             reply = AIMessage(content=choice["reply"])
         else:
-            reply = self.live(list(messages), stop, number)
+            reply = self.live(sent, stop, number)
         usage = reply.usage_metadata
         answered = ModelCall(
             number,
-            list(messages),
+            sent,
             reply=reply.text,
             seconds=time.perf_counter() - began,
             tokens=usage["total_tokens"] if usage else None,
             previous=previous,
             previous_call=number - 1,
         )
-        run.prompts.append(list(messages))
         run.replies.append(reply.text)
         source = "replayed" if replayed else "edited" if choice.get("reply") else "model"
-        edited = choice.get("prompt") is not None
-        self.push(run, call_item(answered, source=source, prompt_edited=edited))
+        self.push(run, call_item(answered, source=source, edited_prompt=choice.get("prompt")))
         return reply
 
     def approve(self, run: Run, name: str, args: dict[str, Any]) -> bool:

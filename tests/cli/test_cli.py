@@ -78,3 +78,12 @@ def test_ask_system_reaches_the_start_of_the_system_prompt(monkeypatch):
         assert result.exit_code == 0, result.output
         system = server.requests[0]["messages"][0]
     assert system["role"] == "system" and system["content"].startswith("Answer in euros.\n\n")
+
+
+def test_ask_help_lists_show_prompts_and_ui_help_lists_its_options():
+    """``ask --show-prompts`` exists; ``ui --help`` lists ``--scripted``, ``--port``, ``--lang``."""
+    assert "--show-prompts" in runner.invoke(app, ["ask", "--help"]).output
+    result = runner.invoke(app, ["ui", "--help"])
+    assert result.exit_code == 0
+    for option in ("--scripted", "--port", "--lang", "--model", "--base-url", "--workspace"):
+        assert option in result.output
