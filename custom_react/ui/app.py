@@ -72,7 +72,7 @@ class Endpoints:
 
     async def events(self, request: Request) -> StreamingResponse:
         """The current run's items as server-sent events, from `Last-Event-ID` on."""
-        start = int(request.headers.get("last-event-id", "-1")) + 1
+        start = _resume_at(request.headers.get("last-event-id", ""), self.session)
         until_done = request.query_params.get("until_done") == "1"
         stream = _items(request, self.session, start, until_done)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -124,7 +124,8 @@ async def _items(
             sent = 0
         new = session.since(sent)
         for item in new:
-            yield f"id: {item['seq']}\ndata: {json.dumps(item, ensure_ascii=False)}\n\n"
+            data = json.dumps(item, ensure_ascii=False)
+            yield f"id: {item['run']}:{item['seq']}\ndata: {data}\n\n"
         sent += len(new)
         finished = session.run is not None and session.run.finished
         if until_done and finished and not session.since(sent):
@@ -134,6 +135,15 @@ async def _items(
             quiet = 0.0
             yield ": still here\n\n"
         await asyncio.sleep(POLL)
+
+
+def _resume_at(last_event_id: str, session: Session) -> int:
+    """Where a page that reconnects goes on: after the last item it got, if still this run's."""
+    run, _, seq = last_event_id.partition(":")
+    current = session.run.number if session.run else 0
+    if not seq.isdigit() or run != str(current):
+        return 0
+    return int(seq) + 1
 
 
 async def _body(request: Request) -> dict[str, Any]:

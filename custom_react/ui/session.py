@@ -191,6 +191,8 @@ class Session:
         self, run: Run, messages: list[BaseMessage], stop: list[str] | None
     ) -> AIMessage:
         """Answer one model call of `run` (the `SteppingModel`'s every call)."""
+        if run.pause.cancelled:  # a new run started: this one asks nothing more of the model
+            raise RunCancelled("a new run started")
         number = len(run.replies) + 1
         previous = run.prompts[-1] if run.prompts else []
         call = ModelCall(number, list(messages), previous=previous, previous_call=number - 1)

@@ -163,7 +163,11 @@ def test_the_event_stream_sends_every_item_once_in_order(client):
     events = [block for block in text.split("\n\n") if block.startswith("id: ")]
     sent = [json.loads(block.split("data: ", 1)[1]) for block in events]
     assert sent == client.get("/items").json()
-    assert [block.split("\n")[0] for block in events] == [f"id: {n}" for n in range(len(sent))]
+    assert [block.split("\n")[0] for block in events] == [f"id: 1:{n}" for n in range(len(sent))]
+    # A page that reconnects gets what it missed of this run, from after its last event.
+    with client.stream("GET", "/events?until_done=1", headers={"Last-Event-ID": "1:4"}) as again:
+        resent = [block for block in "".join(again.iter_text()).split("\n\n") if "data: " in block]
+    assert resent == events[5:]
 
 
 def test_refusals(client):
@@ -197,3 +201,29 @@ def test_the_chinese_session_plays_the_chinese_script(tmp_path):
     assert items[-1]["output"].startswith("每枝约 1.05 元")
     first_prompt = next(item for item in items if item["type"] == "call")["messages"][0]["new"]
     assert first_prompt.startswith("请尽你所能回答问题")  # the Chinese system prompt
+
+
+def test_a_run_ended_by_a_new_question_asks_the_model_nothing_more(tmp_path):
+    from custom_react.ui.app import scripted_answers
+    from custom_react.ui.session import Session
+    from tools import default_tools
+    from tools.workspace import make_workspace_tools
+
+    asked: list[int] = []
+    answer = scripted_answers("en")
+
+    def counted(messages, stop, number):
+        asked.append(number)
+        return answer(messages, stop, number)
+
+    tools = default_tools() + make_workspace_tools(tmp_path)
+    session = Session(counted, tools)
+    with TestClient(make_app(session)) as client:
+        client.post("/ask", json={"question": "first"})
+        wait_for(client, lambda items: any(i["type"] == "approval" for i in items))
+        assert asked == [1, 2, 3]
+        client.post("/ask", json={"question": "second", "step": True})
+        wait_for(client, waiting(1))
+        time.sleep(0.3)  # the first run's thread had its chance to go on
+        assert asked == [1, 2, 3]
+        session.run.pause.cancel()
