@@ -40,34 +40,27 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
-from custom_react.acting import ApprovalPause, act, act_on_decision
+from custom_react.acting import act, act_on_decision
 from custom_react.events import (
     ActionEvent,
     ApprovalDecided,
     ApprovalRequested,
-    FinalAnswerEvent,
     LimitReached,
     ObservationEvent,
-    ParseFailure,
     RunFinished,
-    Step,
     StopReason,
-    ToolStep,
 )
 from custom_react.memory import Ending, RunMemory, open_run
-from custom_react.parser import Action, FinalAnswer, ParseError, not_too_deep
-from custom_react.running import (
-    AgentInput,
-    Loop,
-    ModelCaller,
-    ModelFailure,
-    PromptBudget,
-    StepRunnable,
-    cut_off_message,
-    was_cut_off,
-)
+from custom_react.parser import FinalAnswer, ParseError, not_too_deep
+from custom_react.pausing.approval import ApprovalPause
+from custom_react.running.calls import Loop
+from custom_react.running.inputs import AgentInput
+from custom_react.running.model_call import ModelCaller, ModelFailure, cut_off_message, was_cut_off
+from custom_react.running.runnable import StepRunnable
+from custom_react.running.token_budget import PromptBudget
 from custom_react.scratchpad import render_scratchpad
 from custom_react.settings import AgentSettings
+from custom_react.steps import AnswerRejected, FinalAnswerEvent, ParseFailure, Step, ToolStep
 from custom_react.toolbox import Toolbox
 
 
@@ -124,20 +117,20 @@ class CustomReActAgent(StepRunnable):
                 return ending
         return (yield from self._stop_early(limit, run, model))
 
-    def _act(self, action: Action, run: RunMemory, config: RunnableConfig) -> Loop[Ending | None]:
+    def _act(self, action: ToolStep, run: RunMemory, config: RunnableConfig) -> Loop[Ending | None]:
         """Announce the Action, run its tool, record the step; an ending when the run stops here."""
-        request = self.toolbox.request(action, run.iterations)  # the input bound to the tool
-        yield ActionEvent.of(request)
+        request, tool = self.toolbox.request(action, run.iterations)  # bound to its tool, once
+        yield ActionEvent(request)
         # Observation: the tool's result, or why it did not run; the model reads either.
         try:
-            observation, status = yield from act(request, self.toolbox, run, config)
+            observation, status = yield from act(request, tool, self.toolbox, run, config)
         except ApprovalPause as pause:
             # The tool (or a sub-agent it runs) needs a person's approval: the run ends here,
             # resumable with their decision.
             yield ApprovalRequested(pause.call, run.run_id)
             return run.paused(pause.pending, self.language)
-        shown = self.toolbox.shorten(observation)
-        yield ObservationEvent(run.record(ToolStep.of(request, shown, status)))
+        step = request.observed(self.toolbox.shorten(observation), status)
+        yield ObservationEvent(run.record(step))
         if status == "ok" and self.toolbox.returns_directly(request.tool):
             # The tool's output is the answer itself (`return_direct`): no more model calls.
             answer = FinalAnswerEvent(observation, "", run.iterations, returned_by=request.tool)
@@ -150,9 +143,20 @@ class CustomReActAgent(StepRunnable):
         if self.answers is None:  # no schema, no checks: the answer is taken as written
             yield run.record(FinalAnswerEvent(step.output, step.thought, run.iterations, step.log))
             return Ending(step.output, "final_answer")
-        verdict = self.answers.review(step, reply, run, self.language)
-        if verdict.sent_back is not None:
-            yield run.record(verdict.sent_back)  # why it went back is the next Observation
+        verdict = self.answers.review(step, run.steps, run.question, run.rejections)
+        if verdict.invalid is not None:
+            # Not the JSON the schema asks for: a format error, and why is the next Observation.
+            run.failures += 1
+            failure = ParseFailure(step.log or reply, verdict.invalid, run.failures, run.iterations)
+            yield run.record(failure)
+            return None
+        run.failures = 0
+        if verdict.sent_back:
+            # A check failed and retries are left: the problems are the next Observation.
+            run.rejections += 1
+            yield run.record(
+                AnswerRejected(verdict.output, verdict.problems, run.iterations, step.log)
+            )
             return None
         output = verdict.output
         yield run.record(FinalAnswerEvent(output, step.thought, run.iterations, step.log))
@@ -179,7 +183,7 @@ class CustomReActAgent(StepRunnable):
             input=run.question, chat_history=list(history), agent_scratchpad=scratchpad
         )
 
-    def _parse(self, reply: AIMessage) -> Action | FinalAnswer:
+    def _parse(self, reply: AIMessage) -> ToolStep | FinalAnswer:
         """The step in the reply; a reply cut off at the model's token limit is a format error."""
         if was_cut_off(reply, self.format.stop):
             raise ParseError(cut_off_message(self.language), reply.text)
@@ -233,8 +237,8 @@ class CustomReActAgent(StepRunnable):
         except ApprovalPause as pause:
             yield ApprovalRequested(pause.call, run.run_id)
             return run.paused(pause.pending, self.language)
-        shown = self.toolbox.shorten(observation)
-        yield ObservationEvent(run.record(ToolStep.of(request, shown, status)))
+        step = request.observed(self.toolbox.shorten(observation), status)
+        yield ObservationEvent(run.record(step))
         return None
 
     def __init__(

@@ -18,10 +18,9 @@ from langchain_core.tools import BaseTool
 
 from custom_react.answering import AnswerRules, AnswerSchema, Check
 from custom_react.formats import EnvironmentOption, FormatName, ReActFormat, get_format
-from custom_react.labels import check_language
 from custom_react.pausing.approval import Approve
 from custom_react.pausing.store import RunStore
-from custom_react.prompts import message
+from custom_react.prompts import check_language, message
 from custom_react.toolbox import MIN_TRUNCATED, ToolOptions
 
 DEFAULT_STOP = "format"
@@ -177,7 +176,7 @@ class AgentSettings:
                 "response_format and final_answer_checks cannot check: drop one or the other."
             )
         schema = None if self.response_format is None else AnswerSchema(self.response_format)
-        return AnswerRules(schema, self.final_answer_checks, self.max_answer_retries)
+        return AnswerRules(schema, self.final_answer_checks, self.max_answer_retries, self.language)
 
     def tool_options(self) -> ToolOptions:
         """The options the toolbox reads: approval, budgets, time limits, the output limit."""

@@ -45,12 +45,12 @@ from langchain_core.tools import BaseTool, tool
 from custom_react.acting import unknown_tool_message
 from custom_react.answering import AnswerInvalid, AnswerSchema
 from custom_react.arguments import bind_arguments
-from custom_react.events import PARSE_ERROR_TOOL, REACT_LOG
 from custom_react.formats import FormatName, ReActFormat, get_format
-from custom_react.labels import check_language
 from custom_react.parser import Action, ParseError, not_too_deep
 from custom_react.parsing.markers import strip_think
+from custom_react.prompts import check_language
 from custom_react.scratchpad import message_exchanges, render_transcript
+from custom_react.steps import PARSE_ERROR_TOOL, REACT_LOG
 from custom_react.toolbox import resolve_tool
 
 

@@ -7,28 +7,6 @@ whoever watches (`Loop`). `calls.py` holds the `Call` and the two drivers that m
 `model_call.py` is the model call made dependable (retries, a refused `stop`, streamed tokens);
 `token_budget.py` keeps every prompt within the model's window (`tokens.py` counts,
 `first_fit.py` finds the first shortening that fits); `answer_stream.py` yields the Final Answer
-alone as it is written; `sub_agents.py` makes an agent a tool of another.
+alone as it is written; `sub_agents.py` is the one home of sub-agents: an agent as a tool of
+another, its events nested, its pause the caller's. Import from the modules themselves.
 """
-
-from custom_react.running.calls import Call, Loop
-from custom_react.running.inputs import AgentInput
-from custom_react.running.model_call import (
-    ModelCaller,
-    ModelFailure,
-    cut_off_message,
-    was_cut_off,
-)
-from custom_react.running.runnable import StepRunnable
-from custom_react.running.token_budget import PromptBudget
-
-__all__ = [
-    "AgentInput",
-    "Call",
-    "Loop",
-    "ModelCaller",
-    "ModelFailure",
-    "PromptBudget",
-    "StepRunnable",
-    "cut_off_message",
-    "was_cut_off",
-]

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Gener
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
 
@@ -58,6 +58,31 @@ def invoking(
         return runnable.ainvoke(value, config, **kwargs)
 
     return Call(run, arun)
+
+
+def nested(loop: Loop[T], show: Callable[[Any], Any]) -> Loop[T]:
+    """Run `loop` inside the loop that yields from this one, as it goes.
+
+    Its calls go to the same driver (a failed call's error is raised inside `loop`, where it
+    asked), and each of its events comes out as `show(event)` (None: not shown). A sub-agent runs
+    so within the calling step: its events reach the caller as they happen.
+    """
+    answer: Any = None
+    error: Exception | None = None
+    while True:
+        try:
+            item = loop.send(answer) if error is None else loop.throw(error)
+        except StopIteration as stop:
+            return cast(T, stop.value)
+        answer = None
+        error = None
+        if isinstance(item, Call):
+            try:
+                answer = yield item
+            except Exception as raised:  # the call failed: raise it where it was asked for
+                error = raised
+        elif (shown := show(item)) is not None:
+            yield shown
 
 
 class TimedOut(Exception):

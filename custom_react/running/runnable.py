@@ -23,8 +23,8 @@ from typing import Any, ClassVar, cast
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
 
+from custom_react.console.printing import ConsolePrinter
 from custom_react.events import AgentEvent, ReplyToken, RunFinished
-from custom_react.printing import ConsolePrinter
 from custom_react.running.answer_stream import afinal_answer_tokens, final_answer_tokens
 from custom_react.running.calls import adrive, drive
 from custom_react.running.inputs import AgentInput

@@ -26,10 +26,10 @@ from functools import partial
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
 
-from custom_react.events import Step, ToolStep
 from custom_react.prompts import load_messages
 from custom_react.running.first_fit import first_fit
 from custom_react.running.tokens import TokenCounter, prompt_budget
+from custom_react.steps import Step, ToolStep
 
 Build = Callable[[Sequence[Step]], list[BaseMessage]]
 """Writes the prompt for the given steps."""

@@ -14,9 +14,9 @@ from langchain_core.tools import BaseTool
 from pydantic import BaseModel
 
 from custom_react.compare.runners import create_agent_outcome
-from custom_react.events import PARSE_ERROR_TOOL
 from custom_react.integrations.create_agent import TextReActMiddleware
 from custom_react.prompt import bundled_examples
+from custom_react.steps import PARSE_ERROR_TOOL
 from custom_react.testing import Script
 from tests.conftest import Calls
 

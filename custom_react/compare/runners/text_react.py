@@ -20,8 +20,8 @@ from langchain_core.tools import BaseTool
 from custom_react.compare.runners.create_agent import create_agent_outcome, recursion_limit
 from custom_react.compare.runners.custom import question_language
 from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
-from custom_react.events import PARSE_ERROR_TOOL
 from custom_react.scratchpad import message_exchanges, render_observation, transcript_entries
+from custom_react.steps import PARSE_ERROR_TOOL
 
 
 def text_react_runner(
