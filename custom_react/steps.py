@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cache, cached_property
 from typing import Any, Literal, TypeVar, cast
 
@@ -45,7 +45,7 @@ Exchange = tuple[str, str | None]
 RecordT = TypeVar("RecordT")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ToolStep:
     """One tool step: the Action as parsed, then bound to its tool, then with its Observation."""
 
@@ -70,6 +70,16 @@ class ToolStep:
     inner_state: dict[str, Any] | None = field(default=None, kw_only=True)
     """When the tool is a sub-agent that waits for a person: its paused run, to resume it."""
     type: Literal["tool_step"] = "tool_step"
+
+    def __repr__(self) -> str:
+        """The fields set so far: a parsed step shows what the parser read, nothing unbound."""
+        shown = [
+            f"{item.name}={getattr(self, item.name)!r}"
+            for item in fields(self)
+            if item.name in ("tool", "tool_input")
+            or getattr(self, item.name) != _DEFAULTS[item.name]
+        ]
+        return f"ToolStep({', '.join(shown)})"
 
     def observed(self, observation: str, status: ObservationStatus) -> ToolStep:
         """This step with its Observation: the record the memory keeps."""
@@ -100,6 +110,14 @@ class ToolStep:
     def to_dict(self) -> dict[str, Any]:
         """The step as JSON data, with its kind (`step_from_dict` reads it back)."""
         return record_to_dict(self)
+
+
+_DEFAULTS = {
+    item.name: item.default_factory() if item.default is MISSING else item.default  # type: ignore[operator]
+    for item in fields(ToolStep)
+    if item.default is not MISSING or item.default_factory is not MISSING
+}
+"""What a field of a `ToolStep` holds before it is set (its repr leaves those out)."""
 
 
 @dataclass(frozen=True)
