@@ -373,3 +373,4 @@ def test_a_sub_agents_steps_reach_astream_events_before_its_answer():
         "sub:FinalAnswerEvent",
         "on_tool_end:math_agent",
     ]
+    assert ran == ["17 * 23"]
