@@ -59,6 +59,7 @@ from custom_react.running.calls import (
     sleeping,
     within,
 )
+from custom_react.running.context import runtime_parameter, tool_runtime
 from custom_react.running.sub_agents import SubAgentTool, run_sub_agent
 from custom_react.steps import ObservationStatus, ToolStep
 from custom_react.toolbox import Toolbox, metadata, observation_text
@@ -174,11 +175,13 @@ def tool_call(
     """The tool's `invoke`/`ainvoke` with the ToolCall of `request`, within `timeout` seconds.
 
     The arguments are a copy of the recorded ones, so a tool that changes its input changes no
-    record. A tool with only async code runs its coroutine under `invoke` too.
+    record; a tool with a `runtime: ToolRuntime` parameter also gets the run's context
+    (`running/context.py`). A tool with only async code runs its coroutine under `invoke` too.
     """
-    call = ToolCall(
-        name=tool.name, args=deepcopy(request.args), id=request.tool_call_id, type="tool_call"
-    )
+    args = deepcopy(request.args)
+    if (runtime := runtime_parameter(tool)) is not None:
+        args[runtime] = tool_runtime(request.tool_call_id, config)
+    call = ToolCall(name=tool.name, args=args, id=request.tool_call_id, type="tool_call")
     made = invoking(tool, call, config)
     if getattr(tool, "func", True) is None and getattr(tool, "coroutine", None) is not None:
         made = Call(partial(run_coroutine, made.arun), made.arun)
