@@ -27,10 +27,10 @@ from langchain_core.tools import BaseTool
 from custom_react.events import AgentEvent, ReplyToken
 from custom_react.printing import ConsolePrinter
 from custom_react.running.answer_stream import afinal_answer_tokens, final_answer_tokens
-from custom_react.running.calls import adrive, drive
+from custom_react.running.calls import adrive, drive, result_of
 from custom_react.running.inputs import AgentInput
 from custom_react.running.sub_agents import agent_tool
-from custom_react.running.traced import atraced, result_of, traced
+from custom_react.running.traced import atraced, traced
 
 # LangChain types these as producing `Output` chunks; ours produce events.
 _Transformer = Callable[..., Any]

@@ -6,7 +6,7 @@ a callback's `on_chain_end`, `astream_events`' last event) would show a dataclas
 `astream` and `astream_events` where `invoke` shows the result dict. `traced` and `atraced` open
 the run as that helper does (its name, its `run_id`, the child callbacks in the config the loop
 gets, that config in context for whatever runs inside, each event shown to a streaming tracer)
-and end it with the result dict of the last event (`result_of`). A stream closed before its end
+and end it with the result dict of the last event (`calls.result_of`). A stream closed before its end
 ends the run with an empty dict: there is no result yet.
 """
 
@@ -29,7 +29,7 @@ from langchain_core.runnables.config import (
 )
 from langchain_core.runnables.utils import coro_with_context
 
-from custom_react.events import RunFinished
+from custom_react.running.calls import result_of
 
 END = object()
 """What `next` returns once the events are over."""
@@ -111,14 +111,3 @@ def atapped(run: AsyncCallbackManagerForChainRun, events: AsyncIterator[Any]) ->
         if hasattr(handler, "tap_output_aiter"):
             return handler.tap_output_aiter(run.run_id, events)  # type: ignore[no-any-return]
     return events
-
-
-def result_of(last: Any) -> dict[str, Any]:
-    """The result dict of a run whose last event is `last`.
-
-    Raises:
-        RuntimeError: The loop ended without `RunFinished` (a bug in the loop).
-    """
-    if not isinstance(last, RunFinished):
-        raise RuntimeError("The agent loop ended without a RunFinished event.")
-    return last.result.to_dict()
