@@ -7,10 +7,14 @@ whoever watches (`Loop`). `calls.py` holds the `Call` and the two drivers that m
 `model_call.py` is the model call made dependable (retries, a refused `stop`, streamed tokens);
 `token_budget.py` keeps every prompt within the model's window (`tokens.py` counts,
 `first_fit.py` finds the first shortening that fits); `answer_stream.py` yields the Final Answer
-alone as it is written; `sub_agents.py` makes an agent a tool of another.
+alone as it is written; `sub_agents.py` makes an agent a tool of another. `traced.py` makes a
+streamed run one chain run in callbacks that ends with the result dict, as `invoke`'s does;
+`chat_model.py` takes the model an agent is given (a "provider:model" string too); `options.py`
+checks options against their annotated types when an agent is built.
 """
 
 from custom_react.running.calls import Call, Loop
+from custom_react.running.chat_model import chat_model
 from custom_react.running.inputs import AgentInput
 from custom_react.running.model_call import (
     ModelCaller,
@@ -29,6 +33,7 @@ __all__ = [
     "ModelFailure",
     "PromptBudget",
     "StepRunnable",
+    "chat_model",
     "cut_off_message",
     "was_cut_off",
 ]

@@ -5,15 +5,19 @@ with (`typing.get_type_hints`): a wrong one fails at once with a `TypeError` tha
 what it takes and what it got (`max_iterations takes int or None, not '5' (str)`), never mid-run.
 It reads the annotations as they are written, so a new option is checked with no code here:
 `Literal` values, unions, `None`, whole numbers (not `bool`), numbers, lists of a type (not a bare
-string), functions, classes and runtime-checkable protocols. Ranges (at least 1, a key long
-enough) are the caller's own checks; `Any` is not checked here.
+string), functions, classes and runtime-checkable protocols; `Any` is not checked here. Ranges
+are the caller's, with two helpers: `check_count` (a whole number of at least 1, say) and
+`check_store` (a checkpoint store, not its path).
 """
 
 from __future__ import annotations
 
 import types
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin
+
+from custom_react.pausing.store import RunStore
 
 
 def check_types(values: Mapping[str, Any], hints: Mapping[str, Any]) -> None:
@@ -71,3 +75,38 @@ def describe(hint: Any) -> str:
     else:
         return getattr(hint, "__name__", str(hint))
     return ", ".join(options[:-1]) + " or " + options[-1] if len(options) > 1 else options[0]
+
+
+def check_count(name: str, value: object, minimum: int, optional: bool = False) -> None:
+    """Fail early when a count option is not a whole number of at least `minimum`.
+
+    Raises:
+        TypeError: Not an int (a string or a float, say).
+        ValueError: Below `minimum`.
+    """
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, not {value!r}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, not {value}.")
+
+
+def check_store(store: object) -> None:
+    """Fail early when `checkpoint` is not a store (a path is the common slip: say the fix).
+
+    Raises:
+        TypeError: `store` is neither None nor a `RunStore`.
+    """
+    if isinstance(store, str | Path):
+        raise TypeError(
+            f"checkpoint takes a store, not a path: write checkpoint=SQLiteStore({str(store)!r}) "
+            "after `from custom_react.pausing.checkpoints import SQLiteStore`."
+        )
+    if store is not None and not isinstance(store, RunStore):
+        needed = ("begin", "add_step", "claim", "finish", "load", "history")
+        missing = [name for name in needed if not callable(getattr(store, name, None))]
+        raise TypeError(
+            "checkpoint must be a RunStore, such as pausing.checkpoints.SQLiteStore"
+            f" ({type(store).__name__} lacks {', '.join(missing)})."
+        )
