@@ -5,7 +5,8 @@ Follow one step through these files (a test traces a step and holds this list to
 model's reply), `parser.py` (reply -> step) with `parsing/markers.py`, `parsing/action.py` and
 `parsing/action_input.py` (replies as models really write them), `toolbox.py` (the step bound to
 its tool, once; the tool-call budget), `arguments.py` (the Action Input bound to the tool's
-arguments), `acting.py` (every guard in order, then the tool and its Observation),
+arguments), `acting.py` (every guard in order, then the tool and its Observation) with
+`running/context.py` (the run's context, for a tool that asks for it),
 `pausing/approval.py` (whether the tool waits for a person: approval's one home), `steps.py` (the
 step's one record, `ToolStep`, from the parsed Action to the stored step), `events.py` (the events
 that carry it), `memory.py` (the run's records and counters) with `running/inputs.py` (what the

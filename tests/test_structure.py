@@ -152,7 +152,7 @@ def test_importing_the_agent_loads_no_add_on_and_no_sqlite() -> None:
     assert found == [], f"importing the agent loads add-ons: {found}"
 
 
-AGENT_PY_MODULES = 14
+AGENT_PY_MODULES = 15
 """The modules `agent.py` reads from, counted as the modules that define the names (never through a
 package's re-exports): the loop's collaborators, each named in the map of `custom_react/__init__.py`."""
 

@@ -8,5 +8,9 @@ whoever watches (`Loop`). `calls.py` holds the `Call` and the two drivers that m
 `token_budget.py` keeps every prompt within the model's window (`tokens.py` counts,
 `first_fit.py` finds the first shortening that fits); `answer_stream.py` yields the Final Answer
 alone as it is written; `sub_agents.py` is the one home of sub-agents: an agent as a tool of
-another, its events nested, its pause the caller's. Import from the modules themselves.
+another, its events nested as they happen, its pause the caller's. `traced.py` makes a streamed
+run one chain run in callbacks that ends with the result dict, as `invoke`'s does;
+`chat_model.py` takes the model an agent is given (a "provider:model" string too); `options.py`
+checks options against their annotated types when an agent is built; `context.py` gives tools
+the run's context. Import from the modules themselves: this file re-exports nothing.
 """

@@ -6,7 +6,8 @@ result back (`reply = yield call`), or has the call's error raised where it aske
 the loop yields is an event for whoever watches. `drive` makes each call plainly (`invoke`,
 `stream`), `adrive` awaits it (`ainvoke`, `astream`, `astream_events`): one loop serves both,
 with no worker thread per step. `run_coroutine` lets plain `invoke` run a tool that only has an
-async implementation (the tools of an MCP server).
+async implementation (the tools of an MCP server); `result_of` reads a run's result dict from its
+last event.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
 
-from custom_react.events import AgentEvent
+from custom_react.events import AgentEvent, RunFinished
 
 T = TypeVar("T")
 E = TypeVar("E")
@@ -233,3 +234,14 @@ def _resume(
         return loop.throw(error) if error is not None else loop.send(answer)
     except StopIteration:
         return _END
+
+
+def result_of(last: Any) -> dict[str, Any]:
+    """The result dict of a run whose last event is `last`.
+
+    Raises:
+        RuntimeError: The loop ended without `RunFinished` (a bug in the loop).
+    """
+    if not isinstance(last, RunFinished):
+        raise RuntimeError("The agent loop ended without a RunFinished event.")
+    return last.result.to_dict()
