@@ -26,6 +26,7 @@ from langchain_core.tools import BaseTool
 
 from custom_react.console.printing import ConsolePrinter
 from custom_react.events import AgentEvent, ReplyToken
+from custom_react.prompts import message
 from custom_react.running.answer_stream import afinal_answer_tokens, final_answer_tokens
 from custom_react.running.calls import adrive, drive, result_of
 from custom_react.running.context import with_context
@@ -178,7 +179,9 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         steps under the calling step, and a pause for approval here pauses the caller too
         (`running.sub_agents`).
         """
-        return agent_tool(self, name, description or f"Ask the {name}: it answers a question.")
+        language = getattr(self, "language", "en")
+        described = description or message("sub_agent_description", language, name=name)
+        return agent_tool(self, name, described)
 
     def stream_final_answer(
         self, input: AgentInput, config: RunnableConfig | None = None

@@ -1,9 +1,9 @@
-"""Keep every prompt within a token budget: older observations are shortened first.
+"""Keep every prompt within a token budget: old conversation turns go first, then old observations.
 
 `PromptBudget.of(llm, max_prompt_tokens).fit(steps, history, build)` returns the steps and the chat
-history to show the model so that the prompt
-`build(steps)` stays within `budget` tokens: the system prompt, the question and the newest step
-stay whole; older observations are cut, oldest first, each with a visible marker that says what
+history to show the model so that the prompt `build(steps)` stays within `budget` tokens: the
+system prompt, the question and the newest step stay whole; a thread's oldest turns are left out
+first, then older observations are cut, oldest first, each with a visible marker that says what
 was cut and where the full text is. A step and its observation are never separated. The run's
 history (`result["messages"]`, `intermediate_steps`) keeps every observation in full.
 
