@@ -106,7 +106,8 @@ def act(
         return repeated_action_message(tool.name, earlier, language), "repeated"
     if (over_budget := toolbox.over_budget(tool, calls)) is not None:
         return over_budget, "over_budget"
-    if not approved and waits_for_approval(tool, toolbox.options):
+    options = toolbox.options
+    if not approved and waits_for_approval(tool, options.approval, options.interrupt_before):
         raise ApprovalPause(request)  # every guard passed: now a person decides
     if earlier is not None and metadata(tool).get("poll_interval"):
         yield sleeping(float(metadata(tool)["poll_interval"]))  # a job being polled: give it time

@@ -27,6 +27,7 @@ from langchain_core.tools import tool as make_tool
 
 from custom_react.arguments import bind_arguments
 from custom_react.parsing.action import clean_tool_name, is_final_answer_name
+from custom_react.pausing.approval import Approve
 from custom_react.prompts import load_messages, message
 from custom_react.steps import ToolStep
 
@@ -44,7 +45,7 @@ class ToolOptions:
     """The agent's options about its tools (`settings.AgentSettings` holds them all)."""
 
     language: str = "en"
-    approve: Callable[[str, dict[str, Any]], bool] | None = None
+    approve: Approve | None = None
     approval: Literal["callback", "interrupt"] = "callback"
     interrupt_before: tuple[str, ...] = ()
     repeated_action: Literal["warn", "allow"] = "warn"

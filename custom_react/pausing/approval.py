@@ -15,18 +15,16 @@ running the tool is `acting.py`'s job.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from langchain_core.tools import BaseTool
 
 from custom_react.arguments import bind_arguments
-from custom_react.parser import ActionInput
-from custom_react.parsing.action_input import MAX_INPUT_DEPTH, input_depth
+from custom_react.parsing.action_input import MAX_INPUT_DEPTH, ActionInput, input_depth
 from custom_react.prompts import message
 from custom_react.steps import ToolStep
-from custom_react.toolbox import ToolOptions, metadata
 
 Approve = Callable[[str, dict[str, Any]], bool]
 """Asked before a tool with `metadata={"requires_approval": True}` runs: (name, args) -> yes?"""
@@ -84,13 +82,13 @@ class Decision:
 
 def requires_approval(tool: BaseTool) -> bool:
     """Whether the tool may run only with a person's approval (`metadata={"requires_approval": True}`)."""
-    return bool(metadata(tool).get("requires_approval"))
+    return bool((tool.metadata or {}).get("requires_approval"))
 
 
-def waits_for_approval(tool: BaseTool, options: ToolOptions) -> bool:
-    """Whether the run pauses before `tool` (`interrupt_before`, or approval by pause)."""
-    pauses = requires_approval(tool) and options.approval == "interrupt"
-    return pauses or tool.name in options.interrupt_before
+def waits_for_approval(tool: BaseTool, approval: str, interrupt_before: Sequence[str]) -> bool:
+    """Whether the run pauses before `tool`: named in `interrupt_before`, or approval by pause."""
+    pauses = requires_approval(tool) and approval == "interrupt"
+    return pauses or tool.name in interrupt_before
 
 
 class ApprovalPause(Exception):
