@@ -3,55 +3,54 @@
 Follow one step through these files (a test traces a step and holds this list to it): `agent.py`
 (the loop), `scratchpad.py` (what the model reads of earlier steps), `running/model_call.py` (the
 model's reply), `parser.py` (reply -> step) with `parsing/markers.py`, `parsing/action.py` and
-`parsing/action_input.py` (replies as models really write them), `toolbox.py` (facts about
-tools), `arguments.py` (the Action Input bound to the tool's arguments), `acting.py` (whether the
-tool runs, and its Observation), `events.py` (the step's record and the events), `memory.py` (the
-run's records) with `running/inputs.py` (what the agent takes), and `running/runnable.py` with
-`running/calls.py` (how `invoke` drives the loop and makes the calls it asks for). Next to them:
-`prompt.py` (the system prompt), `settings.py` (every option), `printing.py` with
-`live_reply.py` (the only printing), `labels.py`, `environment.py`, `testing.py` (scripted
-models) and `prompts/` (templates).
+`parsing/action_input.py` (replies as models really write them), `toolbox.py` (the step bound to
+its tool, once; the tool-call budget), `arguments.py` (the Action Input bound to the tool's
+arguments), `acting.py` (every guard in order, then the tool and its Observation) with
+`running/context.py` (the run's context, for a tool that asks for it),
+`pausing/approval.py` (whether the tool waits for a person: approval's one home), `steps.py` (the
+step's one record, `ToolStep`, from the parsed Action to the stored step), `events.py` (the events
+that carry it), `memory.py` (the run's records and counters) with `running/inputs.py` (what the
+agent takes), and `running/runnable.py` with `running/calls.py` (how `invoke` drives the loop and
+makes the calls it asks for). Next to them: `prompt.py` (the system prompt), `settings.py` (every
+option), `environment.py` (facts about the machine for the prompt), `testing.py` (scripted
+models), `console/` (the only printing) and `prompts/` (templates and message tables, EN + ZH).
 
-The rest of the core's folders: `parsing/` (the parser's helpers), `running/` (one generator
-serves `invoke` and `ainvoke`; retries, the prompt budget, sub-agents), `pausing/` (approval that
-waits, runs as JSON, stores that make a resume exactly-once), `answering/` (a schema for the
-Final Answer and checks on it) and `formats/` (what the loop needs of a step format; the text
-format and its wiring live there). The add-ons, never loaded by `import custom_react`: the XML and JSON step
-formats (`formats/xml_format.py`, `formats/json_format.py`), `plan/` (Plan-and-Execute),
-`export/` (Markdown, HTML, Mermaid transcripts), `serving/` (the models, the bundled local
-server), `compare/` and `experiments/` (measurements), `integrations/` (`create_agent`
-middleware, MCP tools) and `cli/` (the `custom-react` command).
+The rest of the core's folders: `parsing/` (the parser's helpers), `running/` (the calls and their
+drivers, retries, the prompt budget, sub-agents' one home in `sub_agents.py`), `pausing/`
+(approval, runs as JSON, stores that make a resume exactly-once), `answering/` (verdicts on a
+Final Answer: a schema and checks) and `formats/` (what the loop needs of a step format; the text
+format, the default, is wired in its `__init__`). The add-ons, never loaded by `import
+custom_react`: the XML and JSON step formats (`formats/xml_format.py`, `formats/json_format.py`),
+`plan/` (Plan-and-Execute), `export/` (Markdown, HTML, Mermaid transcripts), `serving/` (the
+models, the bundled local server), `compare/` and `experiments/` (measurements), `integrations/`
+(`create_agent` middleware, MCP tools) and `cli/` (the `custom-react` command). The layers and
+their order are import contracts in `pyproject.toml`.
 """
 
 from custom_react.agent import CustomReActAgent
 from custom_react.answering import grounded_numbers
+from custom_react.console.printing import ConsolePrinter
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
-    AnswerRejected,
+    AgentResult,
     ApprovalDecided,
     ApprovalRequested,
-    FinalAnswerEvent,
     LimitReached,
     ObservationEvent,
-    ParseFailure,
     ReplyToken,
     RunFinished,
     SubAgentEvent,
-    ToolStep,
 )
-from custom_react.memory import AgentResult
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
 from custom_react.pausing.approval import Decision
-from custom_react.printing import ConsolePrinter
 from custom_react.prompt import build_react_prompt
 from custom_react.scratchpad import render_scratchpad
-from custom_react.toolbox import ActionRequest
+from custom_react.steps import AnswerRejected, FinalAnswerEvent, ParseFailure, ToolStep
 
 __all__ = [
     "Action",
     "ActionEvent",
-    "ActionRequest",
     "AgentEvent",
     "AgentResult",
     "AnswerRejected",

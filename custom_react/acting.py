@@ -9,9 +9,13 @@ and the Observation says why, when:
 - the same (tool, input) already ran and worked (`repeated`: the earlier observation again; a
   tool marked `metadata={"repeatable": True}` is let through, as is every tool with
   `repeated_action="allow"`; a call that failed may be tried again);
-- the tool used up its calls in this run (`over_budget`, `Toolbox.call_budget`);
+- the tool used up its calls in this run (`over_budget`, `Toolbox.over_budget`);
 - it needs a person's approval and does not get it (`denied`, `pausing/approval.py`); with
   `approval="interrupt"` the run pauses instead (`ApprovalPause`), after every other guard.
+
+The tool comes resolved with the step (`Toolbox.request`); memory answers the earlier result and
+the call count in one call (`RunMemory.ran_before`). A sub-agent tool's events and pause are
+`running/sub_agents.py`'s.
 
 Otherwise the tool runs (`run_tool`; a repeatable tool asked again first waits its
 `metadata["poll_interval"]`): called with a ToolCall built here from the arguments that were
@@ -34,15 +38,16 @@ from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
 from custom_react.arguments import placeholder_input, unknown_arguments
-from custom_react.events import ObservationStatus, ReplyToken, SubAgentEvent
 from custom_react.memory import RunMemory
 from custom_react.pausing.approval import (
     APPROVAL_CONFIG_KEY,
+    ApprovalPause,
     Approve,
     Decision,
     decided,
     denial,
-    not_run,
+    requires_approval,
+    waits_for_approval,
 )
 from custom_react.prompts import message
 from custom_react.running.calls import (
@@ -54,20 +59,17 @@ from custom_react.running.calls import (
     sleeping,
     within,
 )
-from custom_react.running.sub_agents import RESUME_KEY, SubAgentRun, SubAgentTool
-from custom_react.toolbox import (
-    ActionRequest,
-    Toolbox,
-    metadata,
-    observation_text,
-    requires_approval,
-)
+from custom_react.running.context import runtime_parameter, tool_runtime
+from custom_react.running.sub_agents import SubAgentTool, run_sub_agent
+from custom_react.steps import ObservationStatus, ToolStep
+from custom_react.toolbox import Toolbox, metadata, observation_text
 
 Observed = tuple[str, ObservationStatus]
 
 
 def act(
-    request: ActionRequest,
+    request: ToolStep,
+    tool: BaseTool | None,
     toolbox: Toolbox,
     memory: RunMemory,
     config: RunnableConfig,
@@ -81,6 +83,7 @@ def act(
 
     Args:
         request: The Action bound to its tool (`Toolbox.request`).
+        tool: That tool, resolved when it was bound (None: no tool has the name).
         toolbox: The agent's tools and options (`repeated_action`, budgets, `approve`).
         memory: The run so far (for the repeated-action guard and the call budget).
         config: The run's config, with its callbacks.
@@ -91,7 +94,6 @@ def act(
             tool is a sub-agent that paused for one.
     """
     language = toolbox.options.language
-    tool = toolbox.resolve(request.tool)
     if tool is None:
         return unknown_tool_message(request.tool, toolbox.tools, language), "unknown_tool"
     if unknown := unknown_arguments(tool, request.args):
@@ -102,10 +104,10 @@ def act(
     repeatable = metadata(tool).get("repeatable")
     if earlier is not None and not repeatable and toolbox.options.repeated_action != "allow":
         return repeated_action_message(tool.name, earlier, language), "repeated"
-    budget = toolbox.call_budget(tool)
-    if budget is not None and calls >= budget:
-        return over_budget_message(tool.name, budget, language), "over_budget"
-    if not approved and toolbox.waits_for_approval(tool.name):
+    if (over_budget := toolbox.over_budget(tool, calls)) is not None:
+        return over_budget, "over_budget"
+    options = toolbox.options
+    if not approved and waits_for_approval(tool, options.approval, options.interrupt_before):
         raise ApprovalPause(request)  # every guard passed: now a person decides
     if earlier is not None and metadata(tool).get("poll_interval"):
         yield sleeping(float(metadata(tool)["poll_interval"]))  # a job being polled: give it time
@@ -123,20 +125,9 @@ def act(
     return observed
 
 
-class ApprovalPause(Exception):
-    """The call waits for a person's decision: the run pauses, resumable with a `Decision`."""
-
-    def __init__(self, call: ActionRequest, state: dict[str, Any] | None = None) -> None:
-        super().__init__(f"{call.tool} waits for a person's approval")
-        self.pending = call if state is None else replace(call, inner_state=state)
-        """The run's waiting call (for a sub-agent, with the sub-agent's paused run)."""
-        self.call = call if state is None else waiting_call(state)
-        """The call the person decides about (the sub-agent's, however deep)."""
-
-
 def run_tool(
     tool: BaseTool,
-    request: ActionRequest,
+    request: ToolStep,
     config: RunnableConfig,
     approve: Approve | None,
     resume: dict[str, Any] | None = None,
@@ -161,9 +152,13 @@ def run_tool(
         return refused, "denied"
     # Only a call a person approved carries the approval key; one smuggled in is overwritten.
     config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: needs_approval})
-    if isinstance(tool, SubAgentTool):
-        sub_config = patch_config(config, configurable={RESUME_KEY: resume})
-        return (yield from run_sub_agent(tool, request, sub_config, language, timeout))
+    if isinstance(tool, SubAgentTool):  # it runs live inside this step (`running/sub_agents.py`)
+        try:
+            return (yield from run_sub_agent(tool, request, config, resume))
+        except ApprovalPause:
+            raise  # the sub-agent waits for a person: so does this run
+        except Exception as error:  # a bad input, or the sub-agent failed: an observation
+            return tool_failed(tool, error, language), "error"
     try:
         # Only the tool call is guarded: its failure is an observation the model can act on.
         result = yield tool_call(tool, request, config, timeout)
@@ -172,50 +167,22 @@ def run_tool(
     except Exception as error:  # any tool error becomes an observation
         return tool_failed(tool, error, language), "error"
     failed = getattr(result, "status", "success") == "error"  # handle_tool_error's message
-    return observation_text(result), "error" if failed else "ok"
-
-
-def run_sub_agent(
-    tool: SubAgentTool,
-    request: ActionRequest,
-    config: RunnableConfig,
-    language: str = "en",
-    timeout: float | None = None,
-) -> Loop[Observed]:
-    """Run a sub-agent tool: its events, nested, then its answer as the Observation."""
-    try:
-        reply = yield tool_call(tool, request, config, timeout)  # its artifact: the run
-    except TimedOut as error:
-        return message("tool_timed_out", language, tool=tool.name, seconds=error.seconds), "error"
-    except Exception as error:
-        return tool_failed(tool, error, language), "error"
-    run: SubAgentRun = reply.artifact
-    for event in run.events:
-        if not isinstance(event, ReplyToken):
-            yield SubAgentEvent(tool.name, event)
-    if run.paused and run.result.state is not None:
-        raise ApprovalPause(request, run.result.state)
-    return observation_text(reply), "ok"
-
-
-def waiting_call(state: dict[str, Any]) -> ActionRequest:
-    """The call a paused run waits on, inside every paused sub-agent."""
-    pending = {k: v for k, v in state["pending"].items() if k != "digest"}
-    inner = pending.pop("inner_state", None)
-    return waiting_call(inner) if inner else ActionRequest(**pending)
+    return observation_text(result, language), "error" if failed else "ok"
 
 
 def tool_call(
-    tool: BaseTool, request: ActionRequest, config: RunnableConfig, timeout: float | None = None
+    tool: BaseTool, request: ToolStep, config: RunnableConfig, timeout: float | None = None
 ) -> Call[Any]:
     """The tool's `invoke`/`ainvoke` with the ToolCall of `request`, within `timeout` seconds.
 
     The arguments are a copy of the recorded ones, so a tool that changes its input changes no
-    record. A tool with only async code runs its coroutine under `invoke` too.
+    record; a tool with a `runtime: ToolRuntime` parameter also gets the run's context
+    (`running/context.py`). A tool with only async code runs its coroutine under `invoke` too.
     """
-    call = ToolCall(
-        name=tool.name, args=deepcopy(request.args), id=request.tool_call_id, type="tool_call"
-    )
+    args = deepcopy(request.args)
+    if (runtime := runtime_parameter(tool)) is not None:
+        args[runtime] = tool_runtime(request.tool_call_id, config)
+    call = ToolCall(name=tool.name, args=args, id=request.tool_call_id, type="tool_call")
     made = invoking(tool, call, config)
     if getattr(tool, "func", True) is None and getattr(tool, "coroutine", None) is not None:
         made = Call(partial(run_coroutine, made.arun), made.arun)
@@ -223,12 +190,12 @@ def tool_call(
 
 
 def act_on_decision(
-    call: ActionRequest,
+    call: ToolStep,
     decision: Decision,
     toolbox: Toolbox,
     memory: RunMemory,
     config: RunnableConfig,
-) -> Loop[tuple[ActionRequest, str, ObservationStatus]]:
+) -> Loop[tuple[ToolStep, str, ObservationStatus]]:
     """The Observation of a paused call with the person's decision, and the call as it ran.
 
     Approve runs the call as the model wrote it; edit runs it with the new input (the guards
@@ -237,7 +204,7 @@ def act_on_decision(
     observation.
     """
     language = toolbox.options.language
-    tool = toolbox.resolve(call.tool)
+    tool = toolbox.named(call.tool)
     if call.inner_state is not None and tool is not None:  # a paused sub-agent decides inside
         resume = {"resume": call.inner_state, "decision": decision}
         inner = replace(call, inner_state=None)
@@ -250,7 +217,7 @@ def act_on_decision(
     call, refused = decided(call, decision, tool, language)
     if tool is None or refused is not None:
         return call, refused or "", "unknown_tool" if tool is None else "denied"
-    observation, status = yield from act(call, toolbox, memory, config, approved=True)
+    observation, status = yield from act(call, tool, toolbox, memory, config, approved=True)
     return call, observation, status
 
 
@@ -290,8 +257,3 @@ def unknown_arguments_message(tool: BaseTool, unknown: list[str], language: str 
     return message(
         "unknown_arguments", language, tool=tool.name, unknown=", ".join(unknown), valid=valid
     )
-
-
-def over_budget_message(name: str, budget: int, language: str = "en") -> str:
-    """The observation for a tool that already ran as often as it may in one run."""
-    return not_run("over_budget", language, tool=name, budget=budget)

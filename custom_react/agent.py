@@ -33,49 +33,44 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from functools import partial
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.runnables import RunnableConfig
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
 
-from custom_react.acting import ApprovalPause, act, act_on_decision
+from custom_react.acting import act, act_on_decision
 from custom_react.events import (
     ActionEvent,
     ApprovalDecided,
     ApprovalRequested,
-    FinalAnswerEvent,
     LimitReached,
     ObservationEvent,
-    ParseFailure,
     RunFinished,
-    Step,
     StopReason,
-    ToolStep,
 )
 from custom_react.memory import Ending, RunMemory, open_run
-from custom_react.parser import Action, FinalAnswer, ParseError, not_too_deep
-from custom_react.running import (
-    AgentInput,
-    Loop,
-    ModelCaller,
-    ModelFailure,
-    PromptBudget,
-    StepRunnable,
-    cut_off_message,
-    was_cut_off,
-)
+from custom_react.parser import FinalAnswer, ParseError, not_too_deep
+from custom_react.pausing.approval import ApprovalPause
+from custom_react.running.calls import Loop
+from custom_react.running.chat_model import chat_model
+from custom_react.running.inputs import AgentInput
+from custom_react.running.model_call import ModelCaller, ModelFailure, cut_off_message, was_cut_off
+from custom_react.running.runnable import StepRunnable
+from custom_react.running.token_budget import PromptBudget
 from custom_react.scratchpad import render_scratchpad
-from custom_react.settings import AgentSettings
+from custom_react.settings import AgentSettings, Approve, Check, FormatName, RunStore
+from custom_react.steps import AnswerRejected, FinalAnswerEvent, ParseFailure, Step, ToolStep
 from custom_react.toolbox import Toolbox
 
 
 class CustomReActAgent(StepRunnable):
     """A text-ReAct agent over any LangChain chat model and tools.
 
-    `CustomReActAgent(llm, tools, **options)`: the model needs no tool-calling support, it reads
-    and writes plain text. The options and their defaults are `settings.AgentSettings`.
+    `CustomReActAgent(llm, tools, max_iterations=5)`: the model needs no tool-calling support, it
+    reads and writes plain text. Each option is a keyword, documented in `settings.AgentSettings`.
     """
 
     def _loop(
@@ -124,20 +119,20 @@ class CustomReActAgent(StepRunnable):
                 return ending
         return (yield from self._stop_early(limit, run, model))
 
-    def _act(self, action: Action, run: RunMemory, config: RunnableConfig) -> Loop[Ending | None]:
+    def _act(self, action: ToolStep, run: RunMemory, config: RunnableConfig) -> Loop[Ending | None]:
         """Announce the Action, run its tool, record the step; an ending when the run stops here."""
-        request = self.toolbox.request(action, run.iterations)  # the input bound to the tool
-        yield ActionEvent.of(request)
+        request, tool = self.toolbox.request(action, run.iterations)  # bound to its tool, once
+        yield ActionEvent(request)
         # Observation: the tool's result, or why it did not run; the model reads either.
         try:
-            observation, status = yield from act(request, self.toolbox, run, config)
+            observation, status = yield from act(request, tool, self.toolbox, run, config)
         except ApprovalPause as pause:
             # The tool (or a sub-agent it runs) needs a person's approval: the run ends here,
             # resumable with their decision.
             yield ApprovalRequested(pause.call, run.run_id)
             return run.paused(pause.pending, self.language)
-        shown = self.toolbox.shorten(observation)
-        yield ObservationEvent(run.record(ToolStep.of(request, shown, status)))
+        step = request.observed(self.toolbox.shorten(observation), status)
+        yield ObservationEvent(run.record(step))
         if status == "ok" and self.toolbox.returns_directly(request.tool):
             # The tool's output is the answer itself (`return_direct`): no more model calls.
             answer = FinalAnswerEvent(observation, "", run.iterations, returned_by=request.tool)
@@ -150,9 +145,20 @@ class CustomReActAgent(StepRunnable):
         if self.answers is None:  # no schema, no checks: the answer is taken as written
             yield run.record(FinalAnswerEvent(step.output, step.thought, run.iterations, step.log))
             return Ending(step.output, "final_answer")
-        verdict = self.answers.review(step, reply, run, self.language)
-        if verdict.sent_back is not None:
-            yield run.record(verdict.sent_back)  # why it went back is the next Observation
+        verdict = self.answers.review(step, run.steps, run.question, run.rejections)
+        if verdict.invalid is not None:
+            # Not the JSON the schema asks for: a format error, and why is the next Observation.
+            run.failures += 1
+            failure = ParseFailure(step.log or reply, verdict.invalid, run.failures, run.iterations)
+            yield run.record(failure)
+            return None
+        run.failures = 0
+        if verdict.sent_back:
+            # A check failed and retries are left: the problems are the next Observation.
+            run.rejections += 1
+            yield run.record(
+                AnswerRejected(verdict.output, verdict.problems, run.iterations, step.log)
+            )
             return None
         output = verdict.output
         yield run.record(FinalAnswerEvent(output, step.thought, run.iterations, step.log))
@@ -179,7 +185,7 @@ class CustomReActAgent(StepRunnable):
             input=run.question, chat_history=list(history), agent_scratchpad=scratchpad
         )
 
-    def _parse(self, reply: AIMessage) -> Action | FinalAnswer:
+    def _parse(self, reply: AIMessage) -> ToolStep | FinalAnswer:
         """The step in the reply; a reply cut off at the model's token limit is a format error."""
         if was_cut_off(reply, self.format.stop):
             raise ParseError(cut_off_message(self.language), reply.text)
@@ -233,29 +239,57 @@ class CustomReActAgent(StepRunnable):
         except ApprovalPause as pause:
             yield ApprovalRequested(pause.call, run.run_id)
             return run.paused(pause.pending, self.language)
-        shown = self.toolbox.shorten(observation)
-        yield ObservationEvent(run.record(ToolStep.of(request, shown, status)))
+        step = request.observed(self.toolbox.shorten(observation), status)
+        yield ObservationEvent(run.record(step))
         return None
 
     def __init__(
-        self, llm: BaseChatModel, tools: Sequence[BaseTool | Callable[..., Any]], **options: Any
+        self,
+        llm: BaseChatModel | Runnable[Any, Any] | str,
+        tools: Sequence[BaseTool | Callable[..., Any]] = (),
+        *,
+        max_iterations: int | None = 10,
+        max_execution_time: float | None = None,
+        early_stopping_method: Literal["force", "generate"] = "force",
+        stop: Sequence[str] | Literal["format"] | None = "format",
+        max_consecutive_parse_failures: int = 3,
+        max_observation_chars: int | None = 2000,
+        repeated_action: Literal["warn", "allow"] = "warn",
+        max_tool_calls: int | None = None,
+        system_prompt: str | SystemMessage = "",
+        language: str = "en",
+        examples: str | bool | None = True,
+        format: FormatName = "text",
+        environment: bool | str | Path = False,
+        approve: Approve | None = None,
+        approval: Literal["callback", "interrupt"] = "callback",
+        interrupt_before: Sequence[str] = (),
+        state_key: str | bytes | None = None,
+        tool_timeout: float | None = None,
+        tool_retries: int = 0,
+        tool_retry_delay: float = 0.5,
+        checkpoint: RunStore | None = None,
+        verbose: bool = False,
+        max_prompt_tokens: int | None = None,
+        max_tokens_per_run: int | None = None,
+        model_retries: int = 2,
+        response_format: Any = None,
+        final_answer_checks: Sequence[Check] = (),
+        max_answer_retries: int = 2,
     ) -> None:
-        """Build the agent: the model, its tools, and any `AgentSettings` option by keyword."""
-        self.settings = AgentSettings(**options)
+        """Build it from a chat model (or "provider:model"), tools and options (`AgentSettings`)."""
+        self.settings = AgentSettings.of(locals())  # every option above, by its name
+        self._assemble(chat_model(llm), tools)
+
+    def _assemble(self, llm: BaseChatModel, tools: Sequence[BaseTool | Callable[..., Any]]) -> None:
+        """Make what the loop uses from the model, the tools and the settings."""
         self.llm = llm
         self.toolbox = Toolbox(tools, self.settings.tool_options())  # plain functions become tools
         self.tools = self.toolbox.tools
         self.format = self.settings.react_format
         self.language = self.settings.language
         self.answers = self.settings.answer_rules(self.tools)
-        self.prompt = self.format.build_prompt(
-            self.tools,
-            language=self.language,
-            examples=self.settings.examples,
-            environment=self.settings.environment,
-            system_prompt=self.settings.instructions,
-            answer_schema=self.answers.schema if self.answers else None,
-        )
+        self.prompt = self.settings.prompt(self.tools, self.answers)  # tools, format, examples
         self.stop = self.settings.stop_sequences(self.format.stop)
         self.budget = PromptBudget.of(llm, self.settings.max_prompt_tokens, self.language)
         self.store = self.settings.checkpoint

@@ -14,7 +14,7 @@ import platform
 from collections.abc import Sequence
 from pathlib import Path
 
-from custom_react.labels import ENVIRONMENT, SEPARATOR, check_language
+from custom_react.prompts import load_messages
 
 MAX_ENTRIES = 40
 
@@ -39,17 +39,17 @@ def render_environment(
     Returns:
         A heading line and one line per fact, the entries indented below the last one.
     """
-    label = ENVIRONMENT[check_language(language)]
-    colon = SEPARATOR[language]
+    label = load_messages(language)  # the environment_* entries of the message table
+    empty = "" if entries else label["environment_empty"]
     lines = [
-        label["heading"],
-        f"- {label['system']}{colon}{system}",
-        f"- {label['folder']}{colon}{folder}",
-        f"- {label['files']}{colon}{'' if entries else label['empty']}".rstrip(),
+        label["environment_heading"],
+        "- " + label["environment_system"].format(system=system),
+        "- " + label["environment_folder"].format(folder=folder),
+        "- " + label["environment_files"].format(empty=empty).rstrip(),
         *(f"  {name}" for name in entries),
     ]
     if more > 0:
-        lines.append("  " + label["more"].format(count=more))
+        lines.append("  " + label["environment_more"].format(count=more))
     return "\n".join(lines)
 
 

@@ -1,30 +1,24 @@
-"""The step records and events the ReAct loop yields; `AgentEvent` is the closed set of them.
+"""The events the ReAct loop yields; `AgentEvent` is the closed set of them, `AgentResult` the end.
 
 Small frozen dataclasses named with the paper's words, each with a `type` literal to `match` on.
-A tool step is announced by `ActionEvent` and finished by `ObservationEvent`, which carries the
-step's one record, `ToolStep` (the `toolbox.ActionRequest`, plus its Observation); `ParseFailure`,
-`AnswerRejected` and `FinalAnswerEvent` are records too. The memory keeps them in order, and each
-turns itself into what others need: `to_messages`, `exchange` (its part of the transcript the
-model reads) and `to_intermediate_steps`. Also `ReplyToken`, the approval pause and resume,
-`SubAgentEvent`, `LimitReached`, and always last `RunFinished` with the `memory.AgentResult`.
+A tool step is announced by `ActionEvent` and finished by `ObservationEvent`; both carry the one
+`steps.ToolStep` (before and after its Observation). The other step records (`ParseFailure`,
+`AnswerRejected`, `FinalAnswerEvent`, in `steps.py`) are yielded as they are. Also `ReplyToken`,
+the approval pause and resume, `SubAgentEvent`, `LimitReached`, and always last `RunFinished`
+with the run's `AgentResult`, which `invoke` returns as a dict.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, fields
-from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.agents import AgentAction
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCall, ToolMessage
+from langchain_core.messages import BaseMessage
 
-from custom_react.parser import ActionInput
-from custom_react.parsing.markers import strip_think
-from custom_react.toolbox import ActionRequest, action_key
+from custom_react.steps import AnswerRejected, FinalAnswerEvent, ParseFailure, ToolStep
 
 if TYPE_CHECKING:
-    from custom_react.memory import AgentResult
     from custom_react.pausing.approval import Decision
 
 StopReason = Literal[
@@ -38,184 +32,23 @@ StopReason = Literal[
 ]
 """Why a run ended. `model_error`: the model failed for good; the result keeps every step.
 `needs_approval`: paused before a tool that needs a person's approval (`pausing/approval.py`)."""
-_NOT_RUN = Literal["unknown_tool", "invalid_input", "placeholder_input", "repeated", "over_budget"]
-ObservationStatus = Literal["ok", "error", "denied", _NOT_RUN]
-"""Only `ok` and `error` ran the tool. `denied`: approval refused (or nobody could approve);
-`invalid_input`: the input names arguments the tool does not have;
-`over_budget`: its calls used up; `placeholder_input`: the input was copied from the tool list;
-`repeated`: the same call already ran; `unknown_tool`: no tool has that name (`acting.py`)."""
-PARSE_ERROR_TOOL = "_Exception"
-"""The name `AgentExecutor` gives a format error in `intermediate_steps`."""
-REACT_LOG = "react_log"
-"""The `response_metadata` key of a reply's step, when its content is the final answer alone."""
-Observe = Callable[[str], str]
-"""How a format shows an observation (or a format error) to the model: `Observation: ...`."""
-Exchange = tuple[str, str | None]
-"""One reply as the model reads it again, and the observation that followed it (None: none)."""
-
-
-@dataclass(frozen=True)
-class ToolStep(ActionRequest):
-    """One Action and its Observation: created once by the loop, yielded, stored."""
-
-    observation: str
-    """The text the model reads, after truncation."""
-    status: ObservationStatus
-    """`ok`, or why the tool did not give a normal result."""
-    type: Literal["tool_step"] = "tool_step"
-
-    @classmethod
-    def of(cls, request: ActionRequest, observation: str, status: ObservationStatus) -> ToolStep:
-        """The step `request` became: the request and its Observation."""
-        asked = {item.name: getattr(request, item.name) for item in fields(ActionRequest)}
-        return cls(**{**asked, "inner_state": None}, observation=observation, status=status)
-
-    @cached_property
-    def action_key(self) -> str:
-        """The (tool, arguments) pair as one string: the repeated-action guard compares these."""
-        return action_key(self.tool, self.args)
-
-    def to_messages(self, observe: Observe = str) -> list[BaseMessage]:
-        """An AIMessage with the step's tool call, and the ToolMessage with its observation."""
-        call = ToolCall(name=self.tool, args=self.args, id=self.tool_call_id, type="tool_call")
-        status = "success" if self.status == "ok" else "error"
-        result = ToolMessage(
-            self.observation, tool_call_id=self.tool_call_id, name=self.tool, status=status
-        )
-        return [AIMessage(content=self.log, tool_calls=[call]), result]
-
-    def exchange(self) -> Exchange:
-        """The step as the model reads it again: its reply, then its observation."""
-        return self.log, self.observation
-
-    def to_intermediate_steps(self) -> list[tuple[AgentAction, str]]:
-        """`(AgentAction, observation)`, as `AgentExecutor` returns it."""
-        return [(AgentAction(self.tool, self.tool_input, self.log), self.observation)]
-
-
-@dataclass(frozen=True)
-class ParseFailure:
-    """The reply broke the ReAct format; the error goes back to the model as an observation."""
-
-    text: str
-    """The reply the parser could not read."""
-    error: str
-    """The message shown to the model."""
-    consecutive: int
-    """How many replies in a row failed to parse."""
-    iteration: int = 0
-    """Which model call wrote the reply."""
-    type: Literal["parse_failure"] = "parse_failure"
-
-    def to_messages(self, observe: Observe = str) -> list[BaseMessage]:
-        """The reply, and a user turn holding the error as the model read it."""
-        return [AIMessage(content=self.text), HumanMessage(content=observe(self.error))]
-
-    def exchange(self) -> Exchange:
-        """The reply without its thinking, then the error as its observation."""
-        return strip_think(self.text).strip(), self.error
-
-    def to_intermediate_steps(self) -> list[tuple[AgentAction, str]]:
-        """The `_Exception` pair `AgentExecutor(handle_parsing_errors=True)` records."""
-        return [(AgentAction(PARSE_ERROR_TOOL, self.text, self.text), self.error)]
-
-
-@dataclass(frozen=True)
-class FinalAnswerEvent:
-    """The model wrote its final answer."""
-
-    output: str
-    """The answer."""
-    thought: str = ""
-    """The reasoning written before it."""
-    iteration: int = 0
-    """Which model call wrote it."""
-    log: str = ""
-    """The reply rewritten with plain markers."""
-    returned_by: str = ""
-    """The tool whose output is the answer (`return_direct`); "" when the model wrote it."""
-    type: Literal["final_answer"] = "final_answer"
-
-    def to_messages(self, observe: Observe = str) -> list[BaseMessage]:
-        """The answer as the last `AIMessage`; the reply that held it in `response_metadata`."""
-        if self.returned_by:  # a tool's answer: its ToolMessage is the last message
-            return []
-        return [AIMessage(content=self.output, response_metadata={REACT_LOG: self.log})]
-
-    def exchange(self) -> Exchange:
-        """The reply; nothing follows a final answer."""
-        return self.log, None
-
-    def to_intermediate_steps(self) -> list[tuple[AgentAction, str]]:
-        """None: `intermediate_steps` holds the actions only."""
-        return []
-
-
-@dataclass(frozen=True)
-class AnswerRejected:
-    """A check sent the Final Answer back (`final_answer_checks`); its problems are the observation."""
-
-    output: str
-    """The answer that was sent back."""
-    problems: list[str]
-    """Each failed check's message, with the check's name."""
-    iteration: int = 0
-    """Which model call wrote the answer."""
-    log: str = ""
-    """The reply rewritten with plain markers."""
-    type: Literal["answer_rejected"] = "answer_rejected"
-
-    def to_messages(self, observe: Observe = str) -> list[BaseMessage]:
-        """The reply, and a user turn with the problems as the model read them."""
-        return [AIMessage(content=self.log), HumanMessage(content=observe(self.message))]
-
-    def exchange(self) -> Exchange:
-        """The reply, then the problems as its observation."""
-        return self.log, self.message
-
-    def to_intermediate_steps(self) -> list[tuple[AgentAction, str]]:
-        """None: `intermediate_steps` holds the actions and format errors only."""
-        return []
-
-    @property
-    def message(self) -> str:
-        """What the model reads: the problems, one per line."""
-        return "\n".join(self.problems)
-
-
-Step = ToolStep | ParseFailure | AnswerRejected | FinalAnswerEvent
-"""What the run's memory stores, in order: one record per model reply that was kept."""
 
 
 @dataclass(frozen=True)
 class ActionEvent:
-    """The model chose a tool to run."""
+    """The model chose a tool to run: the step, bound to its tool, before it runs."""
 
-    thought: str
-    """The reasoning the model wrote before the action."""
-    tool: str
-    """The tool that will run (resolved name), or the name as written when it is unknown."""
-    tool_input: ActionInput
-    """The Action Input as parsed."""
-    tool_call_id: str
-    """Joins this action to its observation and to the AIMessage / ToolMessage pair."""
-    iteration: int
-    """Which model call produced it (1-based)."""
+    step: ToolStep
+    """The step as it will run: its thought, tool, input, arguments, call id and iteration."""
     type: Literal["action"] = "action"
-
-    @classmethod
-    def of(cls, request: ActionRequest) -> ActionEvent:
-        """The announcement of `request`."""
-        named = ("thought", "tool", "tool_input", "tool_call_id", "iteration")
-        return cls(*(getattr(request, name) for name in named))
 
 
 @dataclass(frozen=True)
 class ObservationEvent:
-    """What running the tool returned (or why it did not run): the finished `ToolStep`."""
+    """What running the tool returned (or why it did not run): the same step, finished."""
 
     step: ToolStep
-    """The step's record, as the run's memory stores it."""
+    """The step's record, with its Observation, as the run's memory stores it."""
     type: Literal["observation"] = "observation"
 
 
@@ -245,7 +78,7 @@ class LimitReached:
 class ApprovalRequested:
     """The run paused before a tool that needs approval; resume it with a `Decision`."""
 
-    call: ActionRequest
+    call: ToolStep
     """The call that waits."""
     run_id: str
     """The run to resume."""
@@ -256,7 +89,7 @@ class ApprovalRequested:
 class ApprovalDecided:
     """A paused run was resumed with the person's decision about its waiting call."""
 
-    call: ActionRequest
+    call: ToolStep
     """The call that waited."""
     decision: Decision
     """What the person decided."""
@@ -272,6 +105,33 @@ class SubAgentEvent:
     event: AgentEvent
     """The sub-agent's own event (a `SubAgentEvent` again, one level further down)."""
     type: Literal["sub_agent"] = "sub_agent"
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    """What a run returns; `to_dict()` is the `invoke` output."""
+
+    input: str
+    output: str
+    messages: list[BaseMessage]
+    intermediate_steps: list[tuple[AgentAction, str]]
+    iterations: int
+    stop_reason: StopReason
+    usage: dict[str, Any] = field(default_factory=dict)
+    error: str = ""
+    """Why the run stopped without an answer (a limit, the model's failure); "" otherwise."""
+    run_id: str = ""
+    """The run's id (the key of its checkpoints, when a store is set)."""
+    state: dict[str, Any] | None = None
+    """With `stop_reason="needs_approval"`: the run as JSON, to resume it with a decision."""
+    structured_response: Any = None
+    """With `response_format`: the validated answer (an instance of the model, or a dict)."""
+    checks_failed: list[str] = field(default_factory=list)
+    """The `final_answer_checks` the returned answer still failed, once retries ran out."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The output dict, keyed like `AgentExecutor(return_intermediate_steps=True)` plus extras."""
+        return {item.name: getattr(self, item.name) for item in fields(self)}
 
 
 @dataclass(frozen=True)

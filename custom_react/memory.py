@@ -17,55 +17,22 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from langchain_core.agents import AgentAction
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.messages.ai import UsageMetadata, add_usage
 
-from custom_react.events import (
-    Observe,
-    Step,
-    StopReason,
-    ToolStep,
-)
+from custom_react.events import AgentResult, StopReason
 from custom_react.pausing.approval import Decision
-from custom_react.pausing.records import step_to_dict
 from custom_react.pausing.state import resume_run, run_state
 from custom_react.pausing.store import ResumeRefused, RunStore, claimed_elsewhere
 from custom_react.prompts import message
 from custom_react.running.inputs import AgentInput, read_input
-from custom_react.toolbox import ActionRequest, action_key
+from custom_react.steps import Observe, Step, ToolStep, action_key
 
 StepT = TypeVar("StepT", bound=Step)
-
-
-@dataclass(frozen=True)
-class AgentResult:
-    """What a run returns; `to_dict()` is the `invoke` output."""
-
-    input: str
-    output: str
-    messages: list[BaseMessage]
-    intermediate_steps: list[tuple[AgentAction, str]]
-    iterations: int
-    stop_reason: StopReason
-    usage: dict[str, Any] = field(default_factory=dict)
-    error: str = ""
-    """With `stop_reason="model_error"`: what the model call failed with."""
-    run_id: str = ""
-    """The run's id (the key of its checkpoints, when a store is set)."""
-    state: dict[str, Any] | None = None
-    """With `stop_reason="needs_approval"`: the run as JSON, to resume it with a decision."""
-    structured_response: Any = None
-    """With `response_format`: the validated answer (an instance of the model, or a dict)."""
-    checks_failed: list[str] = field(default_factory=list)
-    """The `final_answer_checks` the returned answer still failed, once retries ran out."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The output dict, keyed like `AgentExecutor(return_intermediate_steps=True)` plus extras."""
-        return {item.name: getattr(self, item.name) for item in fields(self)}
 
 
 @dataclass
@@ -97,8 +64,8 @@ class Ending:
     output: str
     stop_reason: StopReason
     error: str = ""
-    """With `model_error`: what the model call failed with."""
-    pending: ActionRequest | None = None
+    """Why the run stopped without an answer (a limit, the model's failure); "" otherwise."""
+    pending: ToolStep | None = None
     structured: Any = None
     """The validated answer, with `response_format`."""
     checks_failed: list[str] = field(default_factory=list)
@@ -122,7 +89,7 @@ class RunMemory(BaseRun):
     rejections: int = 0
     """Final Answers the checks sent back."""
     started: float = field(default_factory=time.monotonic)
-    pending: ActionRequest | None = None
+    pending: ToolStep | None = None
     """A resumed run's call that waited for a person's `decision`."""
     decision: Decision | None = None
     thread_id: str | None = None
@@ -134,10 +101,10 @@ class RunMemory(BaseRun):
         """Keep one step record and return it (the loop yields it); write it to the store."""
         self.steps.append(step)
         if self.store is not None:
-            self.store.add_step(self.run_id, len(self.steps) - 1, step_to_dict(step))
+            self.store.add_step(self.run_id, len(self.steps) - 1, step.to_dict())
         return step
 
-    def claim(self, call: ActionRequest, decision: Decision) -> None:
+    def claim(self, call: ToolStep, decision: Decision) -> None:
         """Claim the waiting `call` in the store before it runs (exactly once across processes).
 
         A call whose result is already recorded is never claimed here: `pausing.state.resume_run`
@@ -174,11 +141,11 @@ class RunMemory(BaseRun):
         """Seconds since this run (or this part of a resumed run) started."""
         return time.monotonic() - self.started
 
-    def paused(self, call: ActionRequest, language: str = "en") -> Ending:
+    def paused(self, call: ToolStep, language: str = "en") -> Ending:
         """The ending of a run that waits for a person's decision about `call`."""
         return Ending(message("paused", language, tool=call.tool), "needs_approval", pending=call)
 
-    def state(self, pending: ActionRequest | None = None) -> dict[str, Any]:
+    def state(self, pending: ToolStep | None = None) -> dict[str, Any]:
         """The run as JSON data, enough to resume it in another process (`pausing/state.py`)."""
         return run_state(
             self.question,

@@ -18,30 +18,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from custom_react.labels import LANGUAGES
 from custom_react.parsing.action import WrittenCall, find_call, read_action
 from custom_react.parsing.action_input import MAX_INPUT_DEPTH, ActionInput, input_depth
 from custom_react.parsing.markers import MARKERS, STEPS, Section, split_sections, strip_think
-from custom_react.prompts import message
+from custom_react.prompts import LANGUAGES, message
+from custom_react.steps import ToolStep
 
 __all__ = ["Action", "ActionInput", "FinalAnswer", "ParseError", "parse_llm_response"]
 
 
-@dataclass(frozen=True)
-class Action:
-    """The model chose a tool.
-
-    Attributes:
-        tool: The tool name the model meant (markdown, escapes and a trailing gloss removed).
-        tool_input: The Action Input: a JSON object becomes a dict, anything else a stripped string.
-        thought: The reasoning written before the action ("" when there was none).
-        log: The step rewritten with plain markers, without thinking or a made-up rest.
-    """
-
-    tool: str
-    tool_input: ActionInput
-    thought: str = ""
-    log: str = ""
+Action = ToolStep
+"""The model chose a tool: the parser returns the run's one tool-step type (`steps.ToolStep`)
+with `tool` (the name the model meant: markdown, escapes and a trailing gloss removed),
+`tool_input` (a JSON object becomes a dict, anything else a stripped string), `thought` and
+`log` (the step rewritten with plain markers, without thinking or a made-up rest). The loop binds
+it to its tool and adds its Observation later; the parser knows neither."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Build what the model reads: the ReAct system prompt and the scratchpad of earlier steps.
+"""Build the prompt the model reads: the ReAct system turn with the tools, and the question turn.
 
 Everything here is a pure function. `build_react_prompt` fills a template from `custom_react/prompts/` with the
 tools (name, description, arguments), an optional few-shot block and optional environment facts,

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
-from custom_react.events import REACT_LOG, Exchange, Observe, Step
 from custom_react.parsing.markers import MARKERS
+from custom_react.steps import REACT_LOG, Exchange, Observe, Step
 
 OBSERVATION_PREFIX = MARKERS["observation"] + ": "
 TEXT_CUE = MARKERS["thought"] + ": "

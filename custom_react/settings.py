@@ -1,28 +1,42 @@
 """`AgentSettings`: every option of `CustomReActAgent`, one documented field each.
 
-The agent takes them as keywords (`CustomReActAgent(llm, tools, max_iterations=5)`) and keeps them
-as one frozen value, so the loop in `agent.py` reads as ReAct, not as configuration. Validation
-happens here, when the agent is built: a wrong option fails at once with what it accepts. The
+The agent takes them as keyword-only parameters, each with its type and default in its signature
+(`CustomReActAgent(llm, tools, max_iterations=5)`; `tests/core/test_constructor.py` holds the
+signature and these fields to the same names, types and defaults), and keeps them as one frozen
+value, `AgentSettings.of(locals())`, so the loop in `agent.py` reads as ReAct, not as
+configuration. Validation happens here, when the agent is built: a wrong option fails at once,
+naming the option and what it takes (each is also held to its annotation, `running.options`). The
 limits themselves are checked by the loop, between steps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, Literal, get_type_hints
 
 from langchain_core.messages import SystemMessage
+from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.tools import BaseTool
 
 from custom_react.answering import AnswerRules, AnswerSchema, Check
 from custom_react.formats import EnvironmentOption, FormatName, ReActFormat, get_format
-from custom_react.labels import check_language
 from custom_react.pausing.approval import Approve
 from custom_react.pausing.store import RunStore
-from custom_react.prompts import message
+from custom_react.prompts import check_language, message
+from custom_react.running.options import check_count, check_store, check_types
 from custom_react.toolbox import MIN_TRUNCATED, ToolOptions
+
+__all__ = [  # with the option types the agent's constructor is annotated with
+    "DEFAULT_STOP",
+    "LIMIT_OPTIONS",
+    "AgentSettings",
+    "Approve",
+    "Check",
+    "FormatName",
+    "RunStore",
+    "check_limits",
+]
 
 DEFAULT_STOP = "format"
 LIMIT_OPTIONS = {
@@ -101,7 +115,8 @@ class AgentSettings:
     verbose: bool = False
     """Print a live transcript to the console, for every way of running."""
     max_prompt_tokens: int | None = None
-    """Most tokens in one prompt: older observations are shortened first (`token_budget.py`). None:
+    """Most tokens in one prompt: a thread's oldest turns go first, then older observations are
+    shortened (`running/token_budget.py`). None:
     the model's `metadata["context_window"]` minus room for its reply, when it has one (the
     bundled local model does), else no budget."""
     max_tokens_per_run: int | None = None
@@ -123,8 +138,6 @@ class AgentSettings:
         """Reject options that would fail later, or worse, silently do something else."""
         if self.early_stopping_method not in ("force", "generate"):
             raise ValueError("early_stopping_method must be 'force' or 'generate'.")
-        if self.max_observation_chars is not None and self.max_observation_chars < MIN_TRUNCATED:
-            raise ValueError(f"max_observation_chars must be at least {MIN_TRUNCATED} (or None).")
         if self.approval not in ("callback", "interrupt"):
             raise ValueError("approval must be 'callback' or 'interrupt'.")
         if self.repeated_action not in ("warn", "allow"):
@@ -144,6 +157,12 @@ class AgentSettings:
                 f"stop must be a list of strings, not the string {self.stop!r}: "
                 f"write stop=[{self.stop!r}] (a bare string would be split into characters)."
             )
+        check_types(vars(self), get_type_hints(AgentSettings))  # every option, its type
+
+    @classmethod
+    def of(cls, arguments: Mapping[str, Any]) -> AgentSettings:
+        """The settings from a constructor's arguments (its `locals()`): each field by its name."""
+        return cls(**{field.name: arguments[field.name] for field in fields(cls)})
 
     def stop_message(self, reason: str, **values: Any) -> str:
         """Why a run stopped without an answer, in the run's language, with the limit it hit."""
@@ -177,7 +196,7 @@ class AgentSettings:
                 "response_format and final_answer_checks cannot check: drop one or the other."
             )
         schema = None if self.response_format is None else AnswerSchema(self.response_format)
-        return AnswerRules(schema, self.final_answer_checks, self.max_answer_retries)
+        return AnswerRules(schema, self.final_answer_checks, self.max_answer_retries, self.language)
 
     def tool_options(self) -> ToolOptions:
         """The options the toolbox reads: approval, budgets, time limits, the output limit."""
@@ -193,6 +212,17 @@ class AgentSettings:
             tool_retry_delay=self.tool_retry_delay,
             max_execution_time=self.max_execution_time,
             max_observation_chars=self.max_observation_chars,
+        )
+
+    def prompt(self, tools: Sequence[BaseTool], answers: AnswerRules | None) -> ChatPromptTemplate:
+        """The system prompt and the turns: the tools, the step format, the examples, the schema."""
+        return self.react_format.build_prompt(
+            tools,
+            language=self.language,
+            examples=self.examples,
+            environment=self.environment,
+            system_prompt=self.instructions,
+            answer_schema=answers.schema if answers else None,
         )
 
     @property
@@ -216,6 +246,7 @@ def check_limits(settings: AgentSettings) -> None:
     for name in ("max_iterations", "max_tool_calls", "max_tokens_per_run", "max_prompt_tokens"):
         check_count(name, getattr(settings, name), minimum=1, optional=True)
     check_count("max_consecutive_parse_failures", settings.max_consecutive_parse_failures, 1)
+    check_count("max_observation_chars", settings.max_observation_chars, MIN_TRUNCATED, True)
     check_count("model_retries", settings.model_retries, 0)
     check_count("max_answer_retries", settings.max_answer_retries, 0)
     check_count("tool_retries", settings.tool_retries, 0)
@@ -243,38 +274,3 @@ def check_limits(settings: AgentSettings) -> None:
         not isinstance(settings.state_key, str | bytes) or len(settings.state_key) < 16
     ):
         raise ValueError("state_key must be a secret str or bytes of at least 16 characters.")
-
-
-def check_count(name: str, value: object, minimum: int, optional: bool = False) -> None:
-    """Fail early when a count option is not a whole number of at least `minimum`.
-
-    Raises:
-        TypeError: Not an int (a string or a float, say).
-        ValueError: Below `minimum`.
-    """
-    if value is None and optional:
-        return
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number, not {value!r}.")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, not {value}.")
-
-
-def check_store(store: object) -> None:
-    """Fail early when `checkpoint` is not a store (a path is the common slip: say the fix).
-
-    Raises:
-        TypeError: `store` is neither None nor a `RunStore`.
-    """
-    if isinstance(store, str | Path):
-        raise TypeError(
-            f"checkpoint takes a store, not a path: write checkpoint=SQLiteStore({str(store)!r}) "
-            "after `from custom_react.pausing.checkpoints import SQLiteStore`."
-        )
-    if store is not None and not isinstance(store, RunStore):
-        needed = ("begin", "add_step", "claim", "finish", "load", "history")
-        missing = [name for name in needed if not callable(getattr(store, name, None))]
-        raise TypeError(
-            "checkpoint must be a RunStore, such as pausing.checkpoints.SQLiteStore"
-            f" ({type(store).__name__} lacks {', '.join(missing)})."
-        )

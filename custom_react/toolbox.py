@@ -1,12 +1,13 @@
 """Facts about tools: which one the model meant, its arguments, how to call it, what it returned.
 
 `Toolbox` holds the agent's tools (checked when the agent is built: `check_tools`) and the
-options that apply to all of them; `request` turns a parsed `Action` into the `ActionRequest` the
-loop announces and runs (`action_key` is the call as one string, for the repeated-action guard).
+options that apply to all of them; `request` binds a parsed step (`steps.ToolStep`) to the tool
+it names, once, and returns both; `over_budget` is the tool-call budget, whole.
 Underneath, `resolve_tool` forgives how models write tool names (case, markdown, escapes,
 trailing punctuation, a unique prefix), and `arguments.bind_arguments` maps an Action Input onto
 the tool's argument schema. A tool's `metadata` says what the loop's guards read:
-`requires_approval`, `repeatable`, `max_calls`, `poll_interval`, `timeout`. What a tool
+`requires_approval` (read by `pausing/approval.py`), `repeatable`, `max_calls`,
+`poll_interval`, `timeout`. What a tool
 returns becomes text (`observation_text`), cut with a visible marker (`truncate`). Deciding
 whether a tool runs, and the messages when it does not, is `acting.py`'s job.
 """
@@ -18,19 +19,18 @@ import json
 import re
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from langchain_core.tools import BaseTool
 from langchain_core.tools import tool as make_tool
 
 from custom_react.arguments import bind_arguments
-from custom_react.parser import Action, ActionInput
 from custom_react.parsing.action import clean_tool_name, is_final_answer_name
-from custom_react.prompts import load_messages
+from custom_react.pausing.approval import Approve
+from custom_react.prompts import load_messages, message
+from custom_react.steps import ToolStep
 
-TRUNCATED = "\n…[truncated {count} characters]"
-"""The marker at the end of cut text (`truncate`)."""
 MIN_TRUNCATED = 40
 """The smallest `max_chars` that `truncate` accepts: room for the marker and some text."""
 REPEATABLE_MAX_CALLS = 10
@@ -41,33 +41,11 @@ _MIN_PREFIX = 3
 
 
 @dataclass(frozen=True)
-class ActionRequest:
-    """The Action the model asked for, bound to its tool: what runs, or what a paused run awaits."""
-
-    thought: str
-    """The reasoning the model wrote before the action."""
-    tool: str
-    """The tool that runs (its real name), or the name as written when no tool has it."""
-    tool_input: ActionInput
-    """The Action Input as parsed (positional call arguments shown by name)."""
-    args: dict[str, Any]
-    """The arguments the tool is called with."""
-    tool_call_id: str
-    """Joins the step to its AIMessage / ToolMessage pair."""
-    iteration: int
-    """Which model call produced the action (1-based)."""
-    log: str
-    """The reply rewritten with plain markers (what the model sees of its step later)."""
-    inner_state: dict[str, Any] | None = field(default=None, kw_only=True)
-    """When the tool is a sub-agent that waits for a person: its paused run, to resume it."""
-
-
-@dataclass(frozen=True)
 class ToolOptions:
     """The agent's options about its tools (`settings.AgentSettings` holds them all)."""
 
     language: str = "en"
-    approve: Callable[[str, dict[str, Any]], bool] | None = None
+    approve: Approve | None = None
     approval: Literal["callback", "interrupt"] = "callback"
     interrupt_before: tuple[str, ...] = ()
     repeated_action: Literal["warn", "allow"] = "warn"
@@ -103,21 +81,28 @@ class Toolbox:
         """The tool called `name` (as the model wrote it, see `resolve_tool`), or None."""
         return self._by_name.get(name) or resolve_tool(name, self.tools)
 
-    def request(self, action: Action, iteration: int) -> ActionRequest:
-        """The `action` bound to the tool it names: real name, arguments, a fresh call id."""
+    def named(self, name: str) -> BaseTool | None:
+        """The tool whose real name is `name` (a bound step's), or None: no forgiving here."""
+        return self._by_name.get(name)
+
+    def request(self, action: ToolStep, iteration: int) -> tuple[ToolStep, BaseTool | None]:
+        """The `action` bound to the tool it names, and that tool (None: no tool has the name).
+
+        The step gets the tool's real name, the arguments bound to its schema and a fresh call
+        id; the tool is resolved here once, and the loop carries it with the step.
+        """
         tool = self.resolve(action.tool)
         args, tool_input = bind_arguments(tool, action.tool_input)
-        name = tool.name if tool else action.tool
         call_id = f"call_{uuid.uuid4().hex[:12]}"
-        return ActionRequest(action.thought, name, tool_input, args, call_id, iteration, action.log)
-
-    def waits_for_approval(self, name: str) -> bool:
-        """Whether the run pauses before the tool `name` (`interrupt_before`, or approval by pause)."""
-        tool = self._by_name.get(name)
-        if tool is None:
-            return False
-        pauses = requires_approval(tool) and self.options.approval == "interrupt"
-        return pauses or name in self.options.interrupt_before
+        bound = replace(
+            action,
+            tool=tool.name if tool else action.tool,
+            tool_input=tool_input,
+            args=args,
+            tool_call_id=call_id,
+            iteration=iteration,
+        )
+        return bound, tool
 
     def returns_directly(self, name: str) -> bool:
         """Whether the output of the tool called `name` is the run's answer (`return_direct`)."""
@@ -140,24 +125,20 @@ class Toolbox:
         known = [float(limit) for limit in limits if limit is not None]
         return min(known) if known else None
 
-    def call_budget(self, tool: BaseTool) -> int | None:
-        """How often `tool` may run in one run (None: no limit).
+    def over_budget(self, tool: BaseTool, calls: int) -> str | None:
+        """Why `tool`, which ran `calls` times in this run, may not run again; None: it may.
 
-        Its `metadata["max_calls"]`, else the agent's `max_tool_calls`, else `REPEATABLE_MAX_CALLS`
-        for a `repeatable` tool, so polling a job cannot go on forever.
+        Its budget is its `metadata["max_calls"]`, else the agent's `max_tool_calls`, else
+        `REPEATABLE_MAX_CALLS` for a `repeatable` tool, so polling a job cannot go on forever.
         """
         budget = metadata(tool).get("max_calls", self.options.max_tool_calls)
         if budget is None and metadata(tool).get("repeatable"):
-            return REPEATABLE_MAX_CALLS
-        return None if budget is None else int(budget)
-
-
-def action_key(tool: str, args: dict[str, Any]) -> str:
-    """One string per (tool, arguments) pair, whitespace around string values ignored."""
-    normalized = {
-        key: value.strip() if isinstance(value, str) else value for key, value in args.items()
-    }
-    return tool + "\x00" + json.dumps(normalized, sort_keys=True, ensure_ascii=False, default=str)
+            budget = REPEATABLE_MAX_CALLS
+        if budget is None or calls < int(budget):
+            return None
+        language = self.options.language
+        not_run = message("not_run", language)
+        return message("over_budget", language, tool=tool.name, budget=budget, not_run=not_run)
 
 
 def check_tools(tools: Sequence[BaseTool | Callable[..., Any]]) -> list[BaseTool]:
@@ -213,11 +194,6 @@ def metadata(tool: BaseTool) -> dict[str, Any]:
     return tool.metadata or {}
 
 
-def requires_approval(tool: BaseTool) -> bool:
-    """Whether the tool may run only with a person's approval (`metadata={"requires_approval": True}`)."""
-    return bool(metadata(tool).get("requires_approval"))
-
-
 def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
     """Find the tool the model meant.
 
@@ -247,7 +223,7 @@ def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
     return matches[0] if len(matches) == 1 else None
 
 
-def observation_text(result: Any) -> str:
+def observation_text(result: Any, language: str = "en") -> str:
     """A tool's result as the text the model reads.
 
     A string as it is; a message's content; a list of content blocks (what MCP tools return) as
@@ -258,14 +234,14 @@ def observation_text(result: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list) and all(isinstance(block, str | dict) for block in content):
-        return "\n".join(_block_text(block) for block in content)
+        return "\n".join(_block_text(block, language) for block in content)
     try:
         return json.dumps(content, ensure_ascii=False)
     except (TypeError, ValueError):
         return str(content)
 
 
-def _block_text(block: str | dict[str, Any]) -> str:
+def _block_text(block: str | dict[str, Any], language: str) -> str:
     if isinstance(block, str):
         return block
     kind = block.get("type")
@@ -273,16 +249,16 @@ def _block_text(block: str | dict[str, Any]) -> str:
         return str(block.get("text", ""))
     if kind in ("image", "image_url", "audio", "file"):
         mime = block.get("mime_type") or block.get("mimeType") or kind
-        return f"[{kind}: {mime}, not shown]"
+        return message("content_not_shown", language, kind=kind, mime=mime)
     return json.dumps(block, ensure_ascii=False, default=str)
 
 
-def truncate(text: str, max_chars: int | None, marker: str = TRUNCATED) -> str:
+def truncate(text: str, max_chars: int | None, marker: str = "") -> str:
     """Cut `text` to at most `max_chars` characters, ending with a marker saying how many went.
 
     The one truncation of the project: the agent's `max_observation_chars` and the bundled
     tools' output limits both use it, so the model learns one marker (`marker`, with `{count}`:
-    the run's language's, for the agent).
+    the run's language's for the agent; the English one from the message table by default).
 
     Raises:
         ValueError: `max_chars` is below `MIN_TRUNCATED`, too short to hold the marker.
@@ -291,6 +267,7 @@ def truncate(text: str, max_chars: int | None, marker: str = TRUNCATED) -> str:
         return text
     if max_chars < MIN_TRUNCATED:
         raise ValueError(f"max_chars must be at least {MIN_TRUNCATED}, got {max_chars}")
+    marker = marker or load_messages("en")["truncated"]
     room = max_chars - len(marker.format(count=len(text)))
     kept = text[:room].rstrip()
     return kept + marker.format(count=len(text) - len(kept))

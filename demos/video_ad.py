@@ -27,9 +27,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
 from custom_react import ConsolePrinter, CustomReActAgent, RunFinished
+from custom_react.console.printing import show_live
 from custom_react.integrations.mcp import load_mcp_tools
 from custom_react.memory import AgentResult
-from custom_react.printing import show_live
 from custom_react.serving.errors import exit_on_model_error
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
 

@@ -23,8 +23,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool, tool
 
 from custom_react import ConsolePrinter, CustomReActAgent, RunFinished
+from custom_react.console.printing import show_live
 from custom_react.memory import AgentResult
-from custom_react.printing import show_live
 from custom_react.serving.errors import exit_on_model_error
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
 from tools import make_workspace_tools

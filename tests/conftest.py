@@ -14,15 +14,8 @@ import pytest
 from langchain_core.messages import AIMessage
 from langchain_core.tools import BaseTool, tool
 
-from custom_react.events import (
-    ActionEvent,
-    AgentEvent,
-    FinalAnswerEvent,
-    LimitReached,
-    ObservationEvent,
-    ParseFailure,
-    RunFinished,
-)
+from custom_react.events import ActionEvent, AgentEvent, LimitReached, ObservationEvent, RunFinished
+from custom_react.steps import FinalAnswerEvent, ParseFailure
 from custom_react.testing import Script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,7 +99,7 @@ def summarize(events: list[AgentEvent]) -> list[tuple[Any, ...]]:
     for event in events:
         match event:
             case ActionEvent():
-                rows.append(("action", event.tool, event.tool_input))
+                rows.append(("action", event.step.tool, event.step.tool_input))
             case ObservationEvent():
                 rows.append(("observation", event.step.status, event.step.observation))
             case ParseFailure():

@@ -26,8 +26,11 @@ import time
 from pathlib import Path
 from typing import IO
 
-from custom_react.toolbox import TRUNCATED, truncate
+from custom_react.prompts import load_messages
+from custom_react.toolbox import truncate
 
+TRUNCATED = load_messages("en")["truncated"]
+"""The marker at the end of cut output: the one the agent's observations use."""
 GRACE_SECONDS = 1.0
 """After a timeout kill: how long the rest of the output is read, and the process awaited."""
 _CHUNK = 64 * 1024

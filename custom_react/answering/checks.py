@@ -19,8 +19,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal, InvalidOperation
 
-from custom_react.events import Step, ToolStep
 from custom_react.prompts import load_messages
+from custom_react.steps import Step, ToolStep
 
 
 class RunSteps(list[Step]):

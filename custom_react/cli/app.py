@@ -120,7 +120,6 @@ def _agent(
     system: str = "",
 ) -> CustomReActAgent:
     """The CLI's agent; with a checkpoint file, every step is stored and approvals wait."""
-    stored = {"checkpoint": SQLiteStore(checkpoint), "approval": "interrupt"} if checkpoint else {}
     return CustomReActAgent(
         llm,
         tools,
@@ -128,7 +127,8 @@ def _agent(
         language=lang,
         examples=True,
         system_prompt=system,
-        **stored,
+        checkpoint=SQLiteStore(checkpoint) if checkpoint else None,
+        approval="interrupt" if checkpoint else "callback",
     )
 
 

@@ -17,9 +17,9 @@ import typer
 
 from custom_react.agent import CustomReActAgent
 from custom_react.cli.support import answer
+from custom_react.console.labels import REACT, SEPARATOR
+from custom_react.console.printing import input_text
 from custom_react.events import RunFinished
-from custom_react.labels import REACT, SEPARATOR
-from custom_react.printing import input_text
 
 ENDS = frozenset({"", "exit", "quit", "退出"})
 """What ends the conversation when typed as a question."""

@@ -15,8 +15,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from custom_react.labels import LANGUAGES, REACT, SEPARATOR
+from custom_react.console.labels import REACT, SEPARATOR
 from custom_react.parsing.markers import CHINESE_MARKERS, MARKERS
+from custom_react.prompts import LANGUAGES
 
 _REPLY = "|".join(re.escape(REACT[lang]["reply"] + SEPARATOR[lang]) for lang in LANGUAGES)
 _ACTION = re.compile(

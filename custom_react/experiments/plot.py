@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from custom_react.labels import REACT
+from custom_react.console.labels import REACT
 from custom_react.plan.labels import PLAN
 from custom_react.prompts import load_messages
 

@@ -2,7 +2,7 @@
 
 `transcript_blocks` turns the step events into `Block`s (question, thought, action, observation,
 format error, limit, final answer), each with the model call it came from; `summarize_run` reads
-how the run ended; `labels_for` gives the words in English or Chinese (`custom_react.labels`).
+how the run ended; `labels_for` gives the words in English or Chinese (`custom_react.console.labels`).
 Rendering the blocks is the job of `markdown`, `html` and `mermaid` beside this module.
 """
 
@@ -12,24 +12,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from custom_react.console.labels import PROMPTS, REACT, SEPARATOR
+from custom_react.console.printing import ENDED_BY_AN_EVENT, decision_text, input_text
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
-    AnswerRejected,
     ApprovalDecided,
     ApprovalRequested,
-    FinalAnswerEvent,
     LimitReached,
     ObservationEvent,
-    ParseFailure,
     RunFinished,
     SubAgentEvent,
-    ToolStep,
 )
 from custom_react.export.labels import EXPORT
-from custom_react.labels import PROMPTS, REACT, SEPARATOR, check_language
-from custom_react.printing import ENDED_BY_AN_EVENT, decision_text, input_text
+from custom_react.prompts import check_language
 from custom_react.running.prompt_log import ModelCall
+from custom_react.steps import AnswerRejected, FinalAnswerEvent, ParseFailure, ToolStep
 
 BlockKind = Literal[
     "question",
@@ -111,9 +109,9 @@ def transcript_blocks(
             depth += 1
         if depth and isinstance(event, RunFinished):
             continue  # the sub-agent's answer is the outer step's Observation
-        if not depth and isinstance(
-            event, ActionEvent | ParseFailure | AnswerRejected | FinalAnswerEvent
-        ):
+        if not depth and isinstance(event, ActionEvent):
+            step = event.step.iteration
+        elif not depth and isinstance(event, ParseFailure | AnswerRejected | FinalAnswerEvent):
             step = event.iteration
         blocks += [replace(block, depth=depth) for block in event_blocks(event, step, labels)]
     return blocks
@@ -122,7 +120,7 @@ def transcript_blocks(
 def event_blocks(event: AgentEvent, step: int, labels: dict[str, str]) -> list[Block]:
     """The blocks of one event of model call `step` ([] for one the transcript does not show)."""
     match event:
-        case ActionEvent(thought=thought, tool=tool, tool_input=tool_input):
+        case ActionEvent(step=ToolStep(thought=thought, tool=tool, tool_input=tool_input)):
             thinking = [Block("thought", thought, step)] if thought else []
             return [*thinking, Block("action", tool, step, detail=input_text(tool_input))]
         case ObservationEvent(step=ToolStep(observation=observation, status=status)):

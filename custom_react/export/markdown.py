@@ -6,11 +6,11 @@ import re
 from collections.abc import Sequence
 from html import escape
 
+from custom_react.console.printing import call_facts
 from custom_react.events import (
     AgentEvent,
 )
 from custom_react.export.blocks import Block, labels_for, summarize_run, transcript_blocks
-from custom_react.printing import call_facts
 from custom_react.running.prompt_log import ModelCall
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")

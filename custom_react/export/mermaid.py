@@ -13,22 +13,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from custom_react.console.printing import ENDED_BY_AN_EVENT, decision_text, input_text
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
-    AnswerRejected,
     ApprovalDecided,
     ApprovalRequested,
-    FinalAnswerEvent,
     LimitReached,
     ObservationEvent,
-    ParseFailure,
     RunFinished,
 )
 from custom_react.export.blocks import labels_for
 from custom_react.export.labels import MERMAID
-from custom_react.printing import ENDED_BY_AN_EVENT, decision_text, input_text
 from custom_react.running.prompt_log import ModelCall
+from custom_react.steps import AnswerRejected, FinalAnswerEvent, ParseFailure, ToolStep
 
 MERMAID_TEXT_LIMIT = 80
 # Characters that end or break a Mermaid statement (`;` and a newline end one, `#` starts an
@@ -76,7 +74,7 @@ def mermaid_lines(question: str, events: Sequence[AgentEvent], label: dict[str, 
             lines.append(message("Agent", "->>", "Model", call))
             steps += not isinstance(event, FinalAnswerEvent)
         if isinstance(event, ActionEvent):
-            action = f"{event.tool}({input_text(event.tool_input)})"
+            action = f"{event.step.tool}({input_text(event.step.tool_input)})"
         if isinstance(event, ObservationEvent):
             lines += _observation_lines(event, action, label)
         else:
@@ -92,7 +90,7 @@ def mermaid_lines(question: str, events: Sequence[AgentEvent], label: dict[str, 
 def _event_lines(event: AgentEvent, label: dict[str, str]) -> list[str]:
     """The statements for one event (the model call arrow before it is drawn by the caller)."""
     match event:
-        case ActionEvent(thought=thought, tool=tool):
+        case ActionEvent(step=ToolStep(thought=thought, tool=tool)):
             # The tool arrow shows the input; here the tool name must survive the shortening.
             reply = (
                 f"{label['thought']}{label['sep']}{mermaid_text(thought, 40)} / " if thought else ""

@@ -24,12 +24,12 @@ from langchain_core.tools import BaseTool
 
 from custom_react.answering import AnswerSchema
 from custom_react.environment import environment_option
-from custom_react.events import Observe
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
 from custom_react.parsing.markers import MARKERS
 from custom_react.prompt import TEXT_QUESTION, RenderTools, build_react_prompt, render_tools
 from custom_react.prompts import load_template, message
 from custom_react.scratchpad import TEXT_CUE, render_observation
+from custom_react.steps import Observe
 
 FormatName = Literal["text", "xml", "json"]
 EnvironmentOption = bool | str | Path

@@ -14,9 +14,12 @@ at its first reply. `TextReActMiddleware` wraps every model call:
    Final Answer becomes an `AIMessage` with the answer as its text and no call: the graph ends.
    With `create_agent(..., response_format=Schema)` the schema is stated in the prompt instead of
    bound as a tool, and the Final Answer is read into it (`structured_response`).
-   A reply that breaks the format becomes a call to the middleware's own `_Exception` tool,
-   which returns the parser's message: the model reads it as the next Observation and tries
-   again (each try is one model call, counted by `create_agent`'s limits).
+   A reply that breaks the format (or names no tool of the agent, or an answer that does not fit
+   the schema) is kept as it was written, with no tool call, followed by a user turn holding the
+   error, as `CustomReActAgent` keeps a format error; both are marked `FORMAT_ERROR` in
+   `response_metadata`. `after_model` then sends the graph back to the model, which reads the
+   error as the next Observation and tries again (each try is one model call, counted by
+   `create_agent`'s limits). No name of the middleware's own reaches the model or the messages.
 
     from langchain.agents import create_agent
     agent = create_agent(llm, tools, middleware=[TextReActMiddleware()])
@@ -29,35 +32,35 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, cast
+from typing import Any, cast, get_type_hints
 
-from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse, hook_config
 from langchain_core.messages import (
     AIMessage,
     AnyMessage,
     BaseMessage,
     HumanMessage,
     SystemMessage,
+    ToolMessage,
 )
 from langchain_core.messages.tool import ToolCall
-from langchain_core.tools import BaseTool, tool
+from langchain_core.tools import BaseTool
+from langgraph.runtime import Runtime
 
 from custom_react.acting import unknown_tool_message
 from custom_react.answering import AnswerInvalid, AnswerSchema
 from custom_react.arguments import bind_arguments
-from custom_react.events import PARSE_ERROR_TOOL, REACT_LOG
 from custom_react.formats import FormatName, ReActFormat, get_format
-from custom_react.labels import check_language
 from custom_react.parser import Action, ParseError, not_too_deep
 from custom_react.parsing.markers import strip_think
+from custom_react.prompts import check_language
+from custom_react.running.options import check_types
 from custom_react.scratchpad import message_exchanges, render_transcript
+from custom_react.steps import REACT_LOG, Exchange
 from custom_react.toolbox import resolve_tool
 
-
-@tool(PARSE_ERROR_TOOL)
-def format_error(error: str) -> str:
-    """Return the parser's message about a reply that broke the ReAct format (never for the model)."""
-    return error
+FORMAT_ERROR = "react_format_error"
+"""The `response_metadata` key marking a reply that broke the format, and the error after it."""
 
 
 class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
@@ -77,12 +80,24 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         language: str = "en",
         examples: str | bool | None = True,
     ) -> None:
-        """Choose the step format, the language and the few-shot example of the prompt."""
+        """Choose the step format, the language and the few-shot example of the prompt.
+
+        Raises:
+            TypeError: An option of the wrong type, named.
+            ValueError: An unknown format or language, naming the ones there are.
+        """
         super().__init__()
+        options = {"format": format, "language": language, "examples": examples}
+        check_types(options, get_type_hints(TextReActMiddleware.__init__))
         self.step_format: ReActFormat = get_format(format)
         self.language = check_language(language)
         self.examples = examples
-        self.tools = [format_error]
+
+    @hook_config(can_jump_to=["model"])
+    def after_model(self, state: Any, runtime: Runtime[Any]) -> dict[str, Any] | None:
+        """After a reply that broke the format, back to the model: it reads the error next."""
+        messages = state["messages"]
+        return {"jump_to": "model"} if messages and is_format_error(messages[-1]) else None
 
     def wrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
@@ -138,14 +153,14 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
     def scratchpad(self, steps: Sequence[BaseMessage]) -> str:
         """The steps so far as the transcript the model continues (`scratchpad.py` writes it)."""
         observe = self.step_format.render_observation
-        return render_transcript(message_exchanges(steps), observe, self.step_format.cue)
+        return render_transcript(step_exchanges(steps), observe, self.step_format.cue)
 
     def read_reply(
         self, reply: BaseMessage, tools: Sequence[BaseTool], schema: AnswerSchema | None = None
     ) -> ModelResponse:
         """The model's text reply as `create_agent` needs it: a tool call, the answer, or an error.
 
-        The reply's text is kept as the message's content for a step (what the model reads of
+        A format error is `format_error`'s two messages (`after_model` then goes back). The reply's text is kept as the message's content for a step (what the model reads of
         it later); for a final answer the content is the answer and the step is kept in
         `response_metadata["react_log"]`. With a `schema` (create_agent's `response_format`)
         the answer is read into it: the response's `structured_response`, or, when it does not
@@ -167,10 +182,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
                 schema.read(step.output, self.language) if schema else (None, step.output)
             )
         except (ParseError, AnswerInvalid) as error:
-            call = with_call(
-                message, strip_think(text).strip(), PARSE_ERROR_TOOL, {"error": str(error)}
-            )
-            return ModelResponse(result=[call])
+            return ModelResponse(result=format_error(message, str(error)))
         metadata = {**message.response_metadata, REACT_LOG: step.log}
         answer = message.model_copy(
             update={"content": output, "tool_calls": [], "response_metadata": metadata}
@@ -187,12 +199,48 @@ def answer_schema(request: ModelRequest) -> AnswerSchema | None:
 
 
 def request_tools(request: ModelRequest) -> list[BaseTool]:
-    """The agent's tools the model may call (not the middleware's format-error tool)."""
-    return [t for t in request.tools if isinstance(t, BaseTool) and t.name != PARSE_ERROR_TOOL]
+    """The tools the model may call: the agent's (and other middleware's)."""
+    return [t for t in request.tools if isinstance(t, BaseTool)]
+
+
+def format_error(reply: AIMessage, error: str) -> list[BaseMessage]:
+    """A reply that broke the format, as written (no tool call), and a user turn with the error."""
+    mark = {FORMAT_ERROR: True}
+    written = strip_think(reply.text).strip()
+    kept = reply.model_copy(
+        update={
+            "content": written,
+            "tool_calls": [],
+            "response_metadata": {**reply.response_metadata, **mark},
+        }
+    )
+    return [kept, HumanMessage(content=error, response_metadata=mark)]
+
+
+def is_format_error(message: BaseMessage) -> bool:
+    """A reply that broke the format, or the error sent back about it (`format_error`)."""
+    return bool(message.response_metadata.get(FORMAT_ERROR))
+
+
+def step_exchanges(messages: Sequence[BaseMessage]) -> list[Exchange]:
+    """The steps as (reply, observation) pairs, a format error as its reply's observation.
+
+    `scratchpad.message_exchanges` reads tool results; a format error is a user turn, so it is
+    read here as the result of the reply before it.
+    """
+    as_results = [
+        ToolMessage(content=m.text, tool_call_id="")
+        if isinstance(m, HumanMessage) and is_format_error(m)
+        else m
+        for m in messages
+    ]
+    return message_exchanges(as_results)
 
 
 def is_conversation(message: BaseMessage) -> bool:
-    """A turn of an earlier exchange: a question, or an answer (not a step's call or result)."""
+    """A turn of an earlier exchange: a question, or an answer (not a step, nor a format error)."""
+    if is_format_error(message):
+        return False
     return isinstance(message, HumanMessage) or (
         isinstance(message, AIMessage) and not message.tool_calls
     )
@@ -200,7 +248,11 @@ def is_conversation(message: BaseMessage) -> bool:
 
 def last_human(messages: Sequence[BaseMessage]) -> int | None:
     """Index of the last human turn (the question being answered), if any."""
-    found = [i for i, message in enumerate(messages) if isinstance(message, HumanMessage)]
+    found = [
+        i
+        for i, message in enumerate(messages)
+        if isinstance(message, HumanMessage) and not is_format_error(message)
+    ]
     return found[-1] if found else None
 
 

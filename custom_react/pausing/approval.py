@@ -1,31 +1,30 @@
-"""Approval: who may let a tool marked `requires_approval` run, now or after a pause.
+"""Approval, whole: which tools wait for a person, who may let them run, now or after a pause.
 
-Two ways, chosen by the agent's `approval` option. With "callback" (the default) the `approve`
+A tool waits for a person when it is marked `requires_approval` or named in `interrupt_before`
+(`requires_approval`, `waits_for_approval`). Two ways, chosen by the agent's `approval` option. With "callback" (the default) the `approve`
 callback answers at once: `denial` is the Observation when it says no or is not set, and only a
 call it approved gets `APPROVAL_CONFIG_KEY` set in its `configurable` (`acting.run_tool` sets it
 for every call), so a tool can check that itself. With "interrupt" the run ends before such a tool with
 `stop_reason="needs_approval"` (the loop yields `ApprovalRequested`; its `state` holds the
-waiting `ActionRequest`), and resuming it with a `Decision` continues it (`decided`): approve
+waiting `ToolStep`), and resuming it with a `Decision` continues it (`decided`): approve
 runs the call as asked, edit runs it with another input, reject does not run it and the reason is
-the Observation (status `denied`). Whether a tool needs approval is a fact about the tool
-(`toolbox.requires_approval`); running it is `acting.py`'s job.
+the Observation (status `denied`). The pause itself is `ApprovalPause` (with `waiting_call`, the
+call a paused sub-agent waits on); the guards call this module in order (`acting.py`), and
+running the tool is `acting.py`'s job.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from langchain_core.tools import BaseTool
 
 from custom_react.arguments import bind_arguments
-from custom_react.parser import ActionInput
-from custom_react.parsing.action_input import MAX_INPUT_DEPTH, input_depth
+from custom_react.parsing.action_input import MAX_INPUT_DEPTH, ActionInput, input_depth
 from custom_react.prompts import message
-
-if TYPE_CHECKING:
-    from custom_react.toolbox import ActionRequest
+from custom_react.steps import ToolStep
 
 Approve = Callable[[str, dict[str, Any]], bool]
 """Asked before a tool with `metadata={"requires_approval": True}` runs: (name, args) -> yes?"""
@@ -35,7 +34,7 @@ APPROVAL_CONFIG_KEY = "custom_react_approved"
 
 @dataclass(frozen=True)
 class Decision:
-    """What the person decided about a paused `ActionRequest`.
+    """What the person decided about a paused `ToolStep`.
 
     `Decision("approve")`, `Decision("edit", new_input)` (the new Action Input: text or a JSON
     object) or `Decision("reject", reason)`. `Decision.read` also takes the JSON forms
@@ -81,6 +80,35 @@ class Decision:
         )
 
 
+def requires_approval(tool: BaseTool) -> bool:
+    """Whether the tool may run only with a person's approval (`metadata={"requires_approval": True}`)."""
+    return bool((tool.metadata or {}).get("requires_approval"))
+
+
+def waits_for_approval(tool: BaseTool, approval: str, interrupt_before: Sequence[str]) -> bool:
+    """Whether the run pauses before `tool`: named in `interrupt_before`, or approval by pause."""
+    pauses = requires_approval(tool) and approval == "interrupt"
+    return pauses or tool.name in interrupt_before
+
+
+class ApprovalPause(Exception):
+    """The call waits for a person's decision: the run pauses, resumable with a `Decision`."""
+
+    def __init__(self, call: ToolStep, state: dict[str, Any] | None = None) -> None:
+        super().__init__(f"{call.tool} waits for a person's approval")
+        self.pending = call if state is None else replace(call, inner_state=state)
+        """The run's waiting call (for a sub-agent, with the sub-agent's paused run)."""
+        self.call = call if state is None else waiting_call(state)
+        """The call the person decides about (the sub-agent's, however deep)."""
+
+
+def waiting_call(state: dict[str, Any]) -> ToolStep:
+    """The call a paused run waits on, inside every paused sub-agent."""
+    pending = {k: v for k, v in state["pending"].items() if k not in ("digest", "kind")}
+    inner = pending.pop("inner_state", None)
+    return waiting_call(inner) if inner else ToolStep(**pending)
+
+
 def denial(
     tool: BaseTool, args: dict[str, Any], approve: Approve | None, language: str = "en"
 ) -> str | None:
@@ -93,8 +121,8 @@ def denial(
 
 
 def decided(
-    call: ActionRequest, decision: Decision, tool: BaseTool | None, language: str = "en"
-) -> tuple[ActionRequest, str | None]:
+    call: ToolStep, decision: Decision, tool: BaseTool | None, language: str = "en"
+) -> tuple[ToolStep, str | None]:
     """The waiting call as the person decided it, and why it does not run (None: it runs).
 
     An edit binds the new input to the tool's arguments; a reject gives its reason; a call whose

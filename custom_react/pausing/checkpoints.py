@@ -25,7 +25,7 @@ from custom_react.pausing.state import STATE_VERSION
 from custom_react.pausing.store import Claim, ResumeRefused, taken_step
 
 if TYPE_CHECKING:
-    from custom_react.memory import AgentResult
+    from custom_react.events import AgentResult
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

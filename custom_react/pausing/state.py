@@ -25,20 +25,12 @@ from typing import Any
 from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
 from pydantic import ValidationError
 
-from custom_react.events import FinalAnswerEvent, Step, ToolStep
 from custom_react.pausing.approval import Decision
-from custom_react.pausing.records import (
-    adapter,
-    call_digest,
-    pending_from_dict,
-    pending_to_dict,
-    step_from_dict,
-    step_to_dict,
-)
+from custom_react.pausing.records import call_digest, pending_from_dict, pending_to_dict
 from custom_react.pausing.store import ResumeRefused, RunStore
-from custom_react.toolbox import ActionRequest
+from custom_react.steps import FinalAnswerEvent, Step, ToolStep, adapter, step_from_dict
 
-STATE_VERSION = 2
+STATE_VERSION = 3
 """Bumped whenever the JSON shape of a run changes; older states are refused, not misread."""
 _STATE_FIELDS: dict[str, Any] = {
     "version": int,
@@ -59,7 +51,7 @@ class RunStart:
     chat_history: list[BaseMessage]
     run_id: str
     steps: list[Step] = field(default_factory=list)
-    pending: ActionRequest | None = None
+    pending: ToolStep | None = None
     decision: Decision | None = None
     thread_id: str | None = None
 
@@ -78,7 +70,7 @@ def run_state(
     chat_history: Sequence[BaseMessage],
     steps: Sequence[Step],
     run_id: str,
-    pending: ActionRequest | None = None,
+    pending: ToolStep | None = None,
     thread_id: str | None = None,
     key: str | bytes | None = None,
 ) -> dict[str, Any]:
@@ -89,7 +81,7 @@ def run_state(
         "thread_id": thread_id,
         "question": question,
         "chat_history": messages_to_dict(list(chat_history)),
-        "steps": [step_to_dict(step) for step in steps],
+        "steps": [step.to_dict() for step in steps],
         "pending": pending_to_dict(pending) if pending else None,
     }
     return sign_state(state, key) if key is not None else state

@@ -16,7 +16,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from custom_react.memory import AgentResult
+    from custom_react.events import AgentResult
 
 TOOL_STEP = "tool_step"
 """The kind of a stored tool step (`events.ToolStep.type`): its call's claim is marked done."""

@@ -18,8 +18,8 @@ from typing import Literal
 
 from custom_react.events import (
     AgentEvent,
+    AgentResult,
 )
-from custom_react.memory import AgentResult
 
 PlanStage = Literal["planner", "replanner", "repair"]
 StepStatus = Literal["ok", "stopped", "error", "paused"]

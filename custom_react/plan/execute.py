@@ -19,9 +19,9 @@ from langchain_core.runnables import RunnableConfig
 
 from custom_react.agent import CustomReActAgent
 from custom_react.events import (
+    AgentResult,
     RunFinished,
 )
-from custom_react.memory import AgentResult
 from custom_react.plan.events import PlanRunEvent, StepResult, StepStarted, StepStatus
 from custom_react.plan.memory import PlanRun
 from custom_react.plan.prompt import step_task

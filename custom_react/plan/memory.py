@@ -25,11 +25,11 @@ from langchain_core.messages import (
 from langchain_core.messages.ai import UsageMetadata, add_usage
 from pydantic import ValidationError
 
-from custom_react.events import StopReason
-from custom_react.memory import AgentResult, BaseRun
-from custom_react.pausing.records import adapter
+from custom_react.events import AgentResult, StopReason
+from custom_react.memory import BaseRun
 from custom_react.plan.events import PlanResult
 from custom_react.plan.schema import Plan
+from custom_react.steps import adapter
 
 
 @dataclass

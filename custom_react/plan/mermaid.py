@@ -15,20 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from custom_react.events import (
-    ActionEvent,
-    LimitReached,
-    ObservationEvent,
-    ParseFailure,
-    RunFinished,
-    ToolStep,
-)
+from custom_react.console.printing import input_text
+from custom_react.events import ActionEvent, LimitReached, ObservationEvent, RunFinished
 from custom_react.export.blocks import labels_for
 from custom_react.export.mermaid import message, note
 from custom_react.plan import events as pe
 from custom_react.plan.labels import PLAN, PLAN_MERMAID
 from custom_react.plan.printing import plan_changes
-from custom_react.printing import input_text
+from custom_react.steps import ParseFailure, ToolStep
 
 PLAN_LANES = ("User", "Planner", "Executor", "Replanner")
 
@@ -110,7 +104,7 @@ def _executor_lines(event: pe.PlanRunEvent, label: dict[str, str]) -> list[str]:
     """The executor's own ReAct events: tool calls as arrows to itself, the rest as notes."""
     sep = label["sep"]
     match event:
-        case ActionEvent(tool=tool, tool_input=tool_input):
+        case ActionEvent(step=ToolStep(tool=tool, tool_input=tool_input)):
             return [message("Executor", "->>", "Executor", f"{tool}({input_text(tool_input)})")]
         case ObservationEvent(step=ToolStep(observation=observation, status=status)):
             state = "" if status == "ok" else f" ({status})"

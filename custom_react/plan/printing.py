@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from custom_react.console.printing import ConsolePrinter
 from custom_react.plan import events as pe
 from custom_react.plan.labels import PLAN
-from custom_react.printing import ConsolePrinter
 
 PLAN_COLORS = {"plan": "35", "step": "1;34"}
 

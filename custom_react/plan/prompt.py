@@ -19,10 +19,9 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.prompts.chat import MessageLikeRepresentation
 from langchain_core.tools import BaseTool
 
-from custom_react.labels import check_language
 from custom_react.plan.labels import PLAN
 from custom_react.prompt import render_tools, template_variables
-from custom_react.prompts import load_template
+from custom_react.prompts import check_language, load_template
 
 PLANNER_VARIABLES = frozenset({"input"})
 REPLANNER_VARIABLES = frozenset({"input", "plan", "past_steps"})

@@ -15,7 +15,19 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from custom_react.labels import check_language
+LANGUAGES = ("en", "zh")
+"""The languages of every template and message table (and of every label table beside them)."""
+
+
+def check_language(language: str) -> str:
+    """Return `language` if it is supported: the one place that decides it.
+
+    Raises:
+        ValueError: Any language but "en" and "zh", naming those.
+    """
+    if language not in LANGUAGES:
+        raise ValueError(f"Unsupported language {language!r}; choose one of {list(LANGUAGES)}.")
+    return language
 
 
 def load_template(name: str, language: str = "en") -> str:

@@ -7,29 +7,12 @@ whoever watches (`Loop`). `calls.py` holds the `Call` and the two drivers that m
 `model_call.py` is the model call made dependable (retries, a refused `stop`, streamed tokens);
 `token_budget.py` keeps every prompt within the model's window (`tokens.py` counts,
 `first_fit.py` finds the first shortening that fits); `answer_stream.py` yields the Final Answer
-alone as it is written; `sub_agents.py` makes an agent a tool of another; `prompt_log.py` keeps
-each model call's exact prompt and raw reply (a callback handler the loop never sees).
+alone as it is written; `sub_agents.py` is the one home of sub-agents: an agent as a tool of
+another, its events nested as they happen, its pause the caller's. `traced.py` makes a streamed
+run one chain run in callbacks that ends with the result dict, as `invoke`'s does;
+`chat_model.py` takes the model an agent is given (a "provider:model" string too); `options.py`
+checks options against their annotated types when an agent is built; `context.py` gives tools
+the run's context; `prompt_log.py` keeps each model call's exact prompt and raw reply (a
+callback handler the loop never sees). Import from the modules themselves: this file re-exports
+nothing.
 """
-
-from custom_react.running.calls import Call, Loop
-from custom_react.running.inputs import AgentInput
-from custom_react.running.model_call import (
-    ModelCaller,
-    ModelFailure,
-    cut_off_message,
-    was_cut_off,
-)
-from custom_react.running.runnable import StepRunnable
-from custom_react.running.token_budget import PromptBudget
-
-__all__ = [
-    "AgentInput",
-    "Call",
-    "Loop",
-    "ModelCaller",
-    "ModelFailure",
-    "PromptBudget",
-    "StepRunnable",
-    "cut_off_message",
-    "was_cut_off",
-]

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
-from custom_react.events import FinalAnswerEvent, ReplyToken, RunFinished
+from custom_react.events import ReplyToken, RunFinished
 from custom_react.parsing.markers import reply_sections
+from custom_react.steps import FinalAnswerEvent
 
 
 class AnswerText:

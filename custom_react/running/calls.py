@@ -6,7 +6,8 @@ result back (`reply = yield call`), or has the call's error raised where it aske
 the loop yields is an event for whoever watches. `drive` makes each call plainly (`invoke`,
 `stream`), `adrive` awaits it (`ainvoke`, `astream`, `astream_events`): one loop serves both,
 with no worker thread per step. `run_coroutine` lets plain `invoke` run a tool that only has an
-async implementation (the tools of an MCP server).
+async implementation (the tools of an MCP server); `result_of` reads a run's result dict from its
+last event.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Gener
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
 
-from custom_react.events import AgentEvent
+from custom_react.events import AgentEvent, RunFinished
 
 T = TypeVar("T")
 E = TypeVar("E")
@@ -58,6 +59,31 @@ def invoking(
         return runnable.ainvoke(value, config, **kwargs)
 
     return Call(run, arun)
+
+
+def nested(loop: Loop[T], show: Callable[[Any], Any]) -> Loop[T]:
+    """Run `loop` inside the loop that yields from this one, as it goes.
+
+    Its calls go to the same driver (a failed call's error is raised inside `loop`, where it
+    asked), and each of its events comes out as `show(event)` (None: not shown). A sub-agent runs
+    so within the calling step: its events reach the caller as they happen.
+    """
+    answer: Any = None
+    error: Exception | None = None
+    while True:
+        try:
+            item = loop.send(answer) if error is None else loop.throw(error)
+        except StopIteration as stop:
+            return cast(T, stop.value)
+        answer = None
+        error = None
+        if isinstance(item, Call):
+            try:
+                answer = yield item
+            except Exception as raised:  # the call failed: raise it where it was asked for
+                error = raised
+        elif (shown := show(item)) is not None:
+            yield shown
 
 
 class TimedOut(Exception):
@@ -208,3 +234,14 @@ def _resume(
         return loop.throw(error) if error is not None else loop.send(answer)
     except StopIteration:
         return _END
+
+
+def result_of(last: Any) -> dict[str, Any]:
+    """The result dict of a run whose last event is `last`.
+
+    Raises:
+        RuntimeError: The loop ended without `RunFinished` (a bug in the loop).
+    """
+    if not isinstance(last, RunFinished):
+        raise RuntimeError("The agent loop ended without a RunFinished event.")
+    return last.result.to_dict()

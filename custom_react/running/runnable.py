@@ -8,9 +8,10 @@ each call (`calls.adrive`); all four print each event when a printer is set. Whe
 reply is streamed is decided before the loop starts: when the printer shows the reply as it is
 written, or `stream(..., stream_tokens=True)` asks for its `ReplyToken` events.
 `stream_final_answer` yields only the answer's text (`answer_stream`). `batch`, `abatch`,
-`with_config` and `astream_events` come from `Runnable`. Every run is one chain run in callbacks,
-and the `config` handed to `_loop` already carries the child callbacks, so model and tool runs
-nest under it, the same way in both paths. There is no agent logic here.
+`with_config` and `astream_events` come from `Runnable`. Every run is one chain run in callbacks
+whose output is the result dict, however it is called (`stream` and `astream` open theirs in
+`traced.py`), and the `config` handed to `_loop` already carries the child callbacks, so model
+and tool runs nest under it, the same way in both paths. There is no agent logic here.
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ from typing import Any, ClassVar, cast
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
 
-from custom_react.events import AgentEvent, ReplyToken, RunFinished
-from custom_react.printing import ConsolePrinter
+from custom_react.console.printing import ConsolePrinter
+from custom_react.events import AgentEvent, ReplyToken
+from custom_react.prompts import message
 from custom_react.running.answer_stream import afinal_answer_tokens, final_answer_tokens
-from custom_react.running.calls import adrive, drive
+from custom_react.running.calls import adrive, drive, result_of
+from custom_react.running.context import with_context
 from custom_react.running.inputs import AgentInput
 from custom_react.running.sub_agents import agent_tool
+from custom_react.running.traced import atraced, traced
 
 # LangChain types these as producing `Output` chunks; ours produce events.
 _Transformer = Callable[..., Any]
@@ -92,9 +96,19 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         return not isinstance(event, ReplyToken)
 
     def invoke(
-        self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
+        self,
+        input: AgentInput,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        **kwargs: Any,
     ) -> dict[str, Any]:
-        """Run to the end and return the result dict (see `AgentResult.to_dict`)."""
+        """Run to the end and return the result dict (see `AgentResult.to_dict`).
+
+        `context` reaches every tool that asks for it (`runtime: ToolRuntime`, as under
+        `create_agent`; `running/context.py`); the same holds for `ainvoke`, `stream`, `astream`.
+        """
+        config = with_context(config, context)
         return self._call_with_config(
             cast(_Transformer, self._drain), input, config, run_type="chain"
         )
@@ -104,9 +118,15 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         return result_of(last)
 
     async def ainvoke(
-        self, input: AgentInput, config: RunnableConfig | None = None, **kwargs: Any
+        self,
+        input: AgentInput,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        **kwargs: Any,
     ) -> dict[str, Any]:
         """Async `invoke`: the same loop, each model and tool call awaited."""
+        config = with_context(config, context)
         return await self._acall_with_config(
             cast(_Transformer, self._adrain), input, config, run_type="chain"
         )
@@ -123,6 +143,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         config: RunnableConfig | None = None,
         *,
         stream_tokens: bool = False,
+        context: Any = None,
         **kwargs: Any,
     ) -> Iterator[AgentEvent]:
         """Yield each step event as it happens; the last one is `RunFinished`.
@@ -130,14 +151,9 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         With `stream_tokens`, the model's reply comes first as it is written: a `ReplyToken`
         event for each piece (the model is called with `stream`).
         """
-        loop = cast(_Transformer, partial(self._stream_loop, tokens=stream_tokens))
-        events = self._transform_stream_with_config(iter([input]), loop, config, run_type="chain")
-        yield from cast(Iterator[AgentEvent], events)
-
-    def _stream_loop(
-        self, inputs: Iterator[AgentInput], config: RunnableConfig, tokens: bool
-    ) -> Iterator[AgentEvent]:
-        yield from self._events(next(inputs), config, tokens)
+        events = partial(self._events, tokens=stream_tokens)
+        config = with_context(config, context)
+        yield from traced(self, input, config, events)  # its trace ends with the result dict
 
     async def astream(  # type: ignore[override]
         self,
@@ -145,22 +161,13 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         config: RunnableConfig | None = None,
         *,
         stream_tokens: bool = False,
+        context: Any = None,
         **kwargs: Any,
     ) -> AsyncIterator[AgentEvent]:
         """Async `stream`: the same loop, each model and tool call awaited."""
-
-        async def one_input() -> AsyncIterator[AgentInput]:
-            yield input
-
-        loop = cast(_Transformer, partial(self._astream_loop, tokens=stream_tokens))
-        events = self._atransform_stream_with_config(one_input(), loop, config, run_type="chain")
-        async for event in cast(AsyncIterator[AgentEvent], events):
-            yield event
-
-    async def _astream_loop(
-        self, inputs: AsyncIterator[AgentInput], config: RunnableConfig, tokens: bool
-    ) -> AsyncIterator[AgentEvent]:
-        async for event in self._aevents(await anext(inputs), config, tokens):
+        events = partial(self._aevents, tokens=stream_tokens)
+        config = with_context(config, context)
+        async for event in atraced(self, input, config, events):
             yield event
 
     def as_tool(  # type: ignore[override]  # a tool that answers, not one per input field
@@ -172,7 +179,9 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         steps under the calling step, and a pause for approval here pauses the caller too
         (`running.sub_agents`).
         """
-        return agent_tool(self, name, description or f"Ask the {name}: it answers a question.")
+        language = getattr(self, "language", "en")
+        described = description or message("sub_agent_description", language, name=name)
+        return agent_tool(self, name, described)
 
     def stream_final_answer(
         self, input: AgentInput, config: RunnableConfig | None = None
@@ -187,14 +196,3 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         """Async `stream_final_answer`."""
         live = getattr(self, "answers", None) is None
         return afinal_answer_tokens(self.astream(input, config, stream_tokens=True), live)
-
-
-def result_of(last: Any) -> dict[str, Any]:
-    """The result dict of a run whose last event is `last`.
-
-    Raises:
-        RuntimeError: The loop ended without `RunFinished` (a bug in the loop).
-    """
-    if not isinstance(last, RunFinished):
-        raise RuntimeError("The agent loop ended without a RunFinished event.")
-    return last.result.to_dict()

@@ -8,29 +8,39 @@ sub-agent's events and result, which a `CustomReActAgent` calling it yields as `
 (the console and the exports show them indented under the outer step).
 
 A sub-agent that pauses for a person's approval (`approval="interrupt"`) returns its pause: the
-outer run pauses too (`acting.ApprovalPause`), and resuming the outer run with a decision
-resumes the sub-agent with it (`RESUME_KEY` in the tool's config carries its state and the
-decision), so one decision finishes both and every tool runs once. A caller that cannot pause
-(`create_agent`, `AgentExecutor`) gets `SubAgentCannotPause` instead. The sub-agent never shares
-the outer run's thread: its questions are not the conversation's.
+outer run pauses too (`sub_agent_observation` raises `ApprovalPause`), and resuming the outer run
+with a decision resumes the sub-agent with it (`RESUME_KEY` in the tool's config carries its state
+and the decision), so one decision finishes both and every tool runs once. Under a LangGraph graph
+with a checkpointer (`create_agent(..., checkpointer=...)`) the pause is LangGraph's `interrupt`:
+the graph's result has `__interrupt__` with the waiting call, and `Command(resume={"approve":
+True})` resumes it; the tool keeps the sub-agent's paused run by the graph's task, so when the
+graph runs the tool call again it resumes the sub-agent instead of asking it anew. A caller that
+cannot pause (no checkpointer, `AgentExecutor`) gets `SubAgentCannotPause`. The sub-agent never
+shares the outer run's thread: its questions are not the conversation's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from functools import partial
+from typing import Any, Literal
 
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.runnables.config import patch_config
+from langchain_core.runnables.config import (
+    get_async_callback_manager_for_config,
+    get_callback_manager_for_config,
+    patch_config,
+)
 from langchain_core.tools import BaseTool
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
-from custom_react.events import AgentEvent, RunFinished
-
-if TYPE_CHECKING:
-    from custom_react.memory import AgentResult
+from custom_react.events import AgentEvent, AgentResult, ReplyToken, RunFinished, SubAgentEvent
+from custom_react.pausing.approval import ApprovalPause, waiting_call
+from custom_react.pausing.records import call_digest
+from custom_react.running.calls import Call, Loop, nested
+from custom_react.steps import ObservationStatus, ToolStep
 
 RESUME_KEY = "custom_react_resume"
 """The tool's `configurable` key for resuming a paused sub-agent: `{"resume": state, "decision": ...}`."""
@@ -60,19 +70,49 @@ class SubAgentTool(BaseTool):
 
     agent: Any
     """The `CustomReActAgent` (or any `StepRunnable`) that answers."""
-    args_schema: type[BaseModel] = SubAgentInput
+    args_schema: type[SubAgentInput] = SubAgentInput
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
+
+    _graph_pauses: dict[tuple[str, str], list[dict[str, Any]]] = PrivateAttr(default_factory=dict)
+    """Under a LangGraph graph: the sub-agent's paused runs, by (thread, task), in order."""
 
     def _run(
         self, input: str, config: RunnableConfig, run_manager: CallbackManagerForToolRun
     ) -> tuple[str, SubAgentRun]:
-        events = list(self.agent.stream(*ask(input, config, run_manager)))
-        return answer_of(events, can_pause(config), self.name)
+        agent_input, child = ask(input, config, run_manager)
+        pauses = self._pauses_in_graph(config)
+        if pauses is not None:
+            agent_input = replay_decisions(pauses, agent_input, self.name)
+        events = list(self.agent.stream(agent_input, child))
+        return self._answer(events, config, pauses)
 
     async def _arun(
         self, input: str, config: RunnableConfig, run_manager: AsyncCallbackManagerForToolRun
     ) -> tuple[str, SubAgentRun]:
-        events = [event async for event in self.agent.astream(*ask(input, config, run_manager))]
+        agent_input, child = ask(input, config, run_manager)
+        pauses = self._pauses_in_graph(config)
+        if pauses is not None:
+            agent_input = replay_decisions(pauses, agent_input, self.name)
+        events = [event async for event in self.agent.astream(agent_input, child)]
+        return self._answer(events, config, pauses)
+
+    def _pauses_in_graph(self, config: RunnableConfig) -> list[dict[str, Any]] | None:
+        """Under a LangGraph graph with a checkpointer: this call's paused runs so far; else None."""
+        key = graph_task(config)
+        return None if key is None else self._graph_pauses.setdefault(key, [])
+
+    def _answer(
+        self, events: list[Any], config: RunnableConfig, pauses: list[dict[str, Any]] | None
+    ) -> tuple[str, SubAgentRun]:
+        """The tool's output; under a graph, a pause becomes LangGraph's `interrupt`."""
+        last = events[-1] if events else None
+        if pauses is not None and isinstance(last, RunFinished):
+            if last.result.stop_reason == "needs_approval" and last.result.state is not None:
+                pauses.append(last.result.state)
+                interrupt_for(last.result.state, self.name)  # raises: the graph pauses here
+            key = graph_task(config)
+            if key is not None:
+                self._graph_pauses.pop(key, None)  # finished: nothing left to resume
         return answer_of(events, can_pause(config), self.name)
 
 
@@ -92,6 +132,52 @@ def ask(
         configurable={RESUME_KEY: None, "thread_id": None},
     )
     return (resume or question), child
+
+
+def graph_task(config: RunnableConfig) -> tuple[str, str] | None:
+    """The (thread, task) of a LangGraph graph's tool call that may interrupt; None elsewhere.
+
+    LangGraph runs a tool call as a task whose namespace (`checkpoint_ns`) stays the same when the
+    graph resumes it, and can interrupt only with a checkpointer.
+    """
+    configurable = config.get("configurable", {})
+    if not configurable.get("__pregel_checkpointer") or "checkpoint_ns" not in configurable:
+        return None
+    return str(configurable.get("thread_id")), str(configurable["checkpoint_ns"])
+
+
+def replay_decisions(pauses: list[dict[str, Any]], question: Any, name: str) -> Any:
+    """The sub-agent's input when LangGraph runs the tool call again, after a resume.
+
+    Each earlier pause's `interrupt` is asked again in order (LangGraph answers those with the
+    decisions it was resumed with); the last pause's decision resumes the sub-agent from its
+    state. No pause yet: the question. So every tool of the sub-agent runs once.
+    """
+    from langgraph.types import interrupt  # only under a LangGraph graph
+
+    decision = None
+    for state in pauses:
+        decision = interrupt(interrupt_value(state, name))
+    return question if not pauses else {"resume": pauses[-1], "decision": decision}
+
+
+def interrupt_for(state: dict[str, Any], name: str) -> None:
+    """Raise LangGraph's interrupt for the sub-agent's waiting call (the graph pauses)."""
+    from langgraph.types import interrupt
+
+    interrupt(interrupt_value(state, name))
+
+
+def interrupt_value(state: dict[str, Any], name: str) -> dict[str, Any]:
+    """What the graph's `__interrupt__` shows: the waiting call, and how to decide about it."""
+    call = waiting_call(state)
+    return {
+        "sub_agent": name,
+        "tool": call.tool,
+        "args": call.args,
+        "digest": call_digest(call),
+        "decide": "Command(resume={'approve': True} | {'edit': ...} | {'reject': 'reason'})",
+    }
 
 
 def can_pause(config: RunnableConfig) -> bool:
@@ -114,10 +200,84 @@ def answer_of(
     if last.result.stop_reason == "needs_approval" and not pausable:
         raise SubAgentCannotPause(
             f"{name} paused for a person's approval ({last.result.output}), but its caller "
-            "cannot pause and resume it. Give the sub-agent approval='callback' with an approve "
-            "function, or call it from a CustomReActAgent, which pauses with it."
+            "cannot pause and resume it. Give create_agent a checkpointer (the graph then pauses "
+            "with LangGraph's interrupt), call it from a CustomReActAgent (which pauses with it), "
+            "or give the sub-agent approval='callback' with an approve function."
         )
     return last.result.output, SubAgentRun(events[:-1], last.result)
+
+
+def run_sub_agent(
+    tool: SubAgentTool, request: ToolStep, config: RunnableConfig, resume: Any = None
+) -> Loop[tuple[str, ObservationStatus]]:
+    """A sub-agent run live within the calling step: its events nested as they happen.
+
+    Its loop runs inside the caller's (`calls.nested`), so `stream`, `astream_events` and the
+    console show each of its steps when it happens; in callbacks its run nests under the tool's
+    run. Its answer is the Observation.
+
+    Raises:
+        ApprovalPause: The sub-agent paused for a person: the outer run pauses with it, its
+            waiting call carrying the sub-agent's state (`resume` continues it with a decision).
+    """
+    question = tool.args_schema.model_validate(request.args).input  # as `tool.invoke` would
+    agent_input = resume or question
+    tool_run, agent_run = yield runs_started(tool, request, config, agent_input)
+    child = patch_config(
+        config,
+        callbacks=agent_run.get_child(),
+        configurable={RESUME_KEY: None, "thread_id": None},  # the sub-agent's own run
+    )
+    finished: list[RunFinished] = []
+
+    def show(event: Any) -> Any:
+        if isinstance(event, RunFinished):
+            finished.append(event)  # its answer becomes the Observation
+            return None
+        return None if isinstance(event, ReplyToken) else SubAgentEvent(tool.name, event)
+
+    try:
+        yield from nested(tool.agent._loop(agent_input, child, False), show)
+    except Exception as error:
+        yield both(agent_run.on_chain_error, error)
+        yield both(tool_run.on_tool_error, error)
+        raise
+    result = finished[-1].result
+    yield both(agent_run.on_chain_end, result.to_dict())
+    yield both(tool_run.on_tool_end, result.output)
+    if result.stop_reason == "needs_approval" and result.state is not None:
+        raise ApprovalPause(request, result.state)
+    return result.output, "ok"
+
+
+def runs_started(
+    tool: SubAgentTool, request: ToolStep, config: RunnableConfig, agent_input: Any
+) -> Call[tuple[Any, Any]]:
+    """The tool's run and the sub-agent's run under it, started in the config's callbacks.
+
+    Their managers come back (plain ones under `invoke`, awaitable ones under `ainvoke`), so the
+    sub-agent's calls nest under them as they would under `tool.invoke`.
+    """
+    serialized = {"name": tool.name, "description": tool.description}
+    text = str(request.tool_input)
+    values: dict[str, Any] = {"inputs": request.args, "tool_call_id": request.tool_call_id}
+    name = tool.agent.get_name()
+
+    def run() -> tuple[Any, Any]:
+        tool_run = get_callback_manager_for_config(config).on_tool_start(serialized, text, **values)
+        return tool_run, tool_run.get_child().on_chain_start(None, agent_input, name=name)
+
+    async def arun() -> tuple[Any, Any]:
+        manager = get_async_callback_manager_for_config(config)
+        tool_run = await manager.on_tool_start(serialized, text, **values)
+        return tool_run, await tool_run.get_child().on_chain_start(None, agent_input, name=name)
+
+    return Call(run, arun)
+
+
+def both(method: Callable[..., Any], value: Any) -> Call[Any]:
+    """`method(value)` as a call: a run manager's method, plain or awaitable as the manager is."""
+    return Call(partial(method, value), partial(method, value))
 
 
 class SubAgentCannotPause(RuntimeError):

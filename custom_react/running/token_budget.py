@@ -1,9 +1,9 @@
-"""Keep every prompt within a token budget: older observations are shortened first.
+"""Keep every prompt within a token budget: old conversation turns go first, then old observations.
 
 `PromptBudget.of(llm, max_prompt_tokens).fit(steps, history, build)` returns the steps and the chat
-history to show the model so that the prompt
-`build(steps)` stays within `budget` tokens: the system prompt, the question and the newest step
-stay whole; older observations are cut, oldest first, each with a visible marker that says what
+history to show the model so that the prompt `build(steps)` stays within `budget` tokens: the
+system prompt, the question and the newest step stay whole; a thread's oldest turns are left out
+first, then older observations are cut, oldest first, each with a visible marker that says what
 was cut and where the full text is. A step and its observation are never separated. The run's
 history (`result["messages"]`, `intermediate_steps`) keeps every observation in full.
 
@@ -26,10 +26,10 @@ from functools import partial
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
 
-from custom_react.events import Step, ToolStep
 from custom_react.prompts import load_messages
 from custom_react.running.first_fit import first_fit
 from custom_react.running.tokens import TokenCounter, prompt_budget
+from custom_react.steps import Step, ToolStep
 
 Build = Callable[[Sequence[Step]], list[BaseMessage]]
 """Writes the prompt for the given steps."""

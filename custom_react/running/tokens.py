@@ -31,11 +31,13 @@ def prompt_budget(llm: BaseChatModel) -> int | None:
 def underlying_model(llm: Any) -> Any:
     """The chat model inside a wrapper (`with_retry`, `bind`, `with_fallbacks`, `with_config`).
 
-    Its metadata and token counter are the wrapped model's; the wrapper is still what is called.
+    And `configurable_fields` (its `default`). Its metadata and token counter are the wrapped
+    model's; the wrapper is still what is called.
     """
     seen = 0
     while not isinstance(llm, BaseChatModel) and seen < 10:  # wrappers nest a few levels at most
         inner = getattr(llm, "bound", None) or getattr(llm, "runnable", None)
+        inner = inner or getattr(llm, "default", None)  # `configurable_fields`
         if inner is None:
             break
         llm = inner

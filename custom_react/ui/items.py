@@ -14,15 +14,13 @@ from typing import Any
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
-    AnswerRejected,
-    FinalAnswerEvent,
     LimitReached,
     ObservationEvent,
-    ParseFailure,
     RunFinished,
     SubAgentEvent,
 )
 from custom_react.running.prompt_log import ModelCall
+from custom_react.steps import AnswerRejected, FinalAnswerEvent, ParseFailure
 
 
 def call_item(call: ModelCall, **extra: Any) -> dict[str, Any]:
@@ -56,8 +54,9 @@ def event_item(event: AgentEvent, depth: int = 0) -> dict[str, Any]:
 def _fields(event: AgentEvent) -> dict[str, Any]:
     """An event's fields the page shows, by their names in `custom_react.events`."""
     match event:
-        case ActionEvent(thought=thought, tool=tool, tool_input=tool_input, iteration=call):
-            return {"thought": thought, "tool": tool, "tool_input": tool_input, "call": call}
+        case ActionEvent(step=step):
+            asked = {"thought": step.thought, "tool": step.tool, "tool_input": step.tool_input}
+            return asked | {"call": step.iteration}
         case ObservationEvent(step=step):
             shown = {"observation": step.observation, "status": step.status}
             return shown | {"log": step.log, "call": step.iteration}

@@ -9,7 +9,7 @@ import pytest
 from custom_react import AnswerRejected, CustomReActAgent, grounded_numbers
 from custom_react.answering import RunSteps
 from custom_react.answering.checks import numbers_in
-from custom_react.events import ToolStep
+from custom_react.steps import ToolStep
 from tests.conftest import run_by
 
 QUESTION = "What do 15 roses cost at 3.10 yuan each?"

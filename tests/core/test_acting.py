@@ -10,7 +10,8 @@ from langchain_core.tools import tool
 from custom_react.acting import run_tool as run_tool_steps
 from custom_react.arguments import tool_arguments
 from custom_react.running.calls import Loop
-from custom_react.toolbox import ActionRequest, resolve_tool, truncate
+from custom_react.steps import ToolStep
+from custom_react.toolbox import resolve_tool, truncate
 
 
 def run_plainly(loop: Loop[Any]) -> Any:
@@ -30,7 +31,7 @@ def run_plainly(loop: Loop[Any]) -> Any:
 
 
 def run_tool(tool, args, config, approve):
-    request = ActionRequest("", tool.name, args, args, "call_1", 1, "")
+    request = ToolStep(tool.name, args, args=args, tool_call_id="call_1", iteration=1)
     return run_plainly(run_tool_steps(tool, request, config, approve))
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from custom_react import CustomReActAgent
 from custom_react.events import (
+    ActionEvent,
     LimitReached,
     ObservationEvent,
 )
@@ -56,9 +57,9 @@ def test_every_event_after_a_model_call_carries_its_iteration(script, tools):
     model = script("Thought: hmm", STEP, "Final Answer: 4")
     events: list[Any] = list(CustomReActAgent(model.model, tools).stream("What is 2 + 2?"))
     iterations = [
-        (e.type, e.step.iteration if isinstance(e, ObservationEvent) else e.iteration)
+        (e.type, e.step.iteration if isinstance(e, ActionEvent | ObservationEvent) else e.iteration)
         for e in events
-        if hasattr(e, "iteration") or isinstance(e, ObservationEvent)
+        if hasattr(e, "iteration") or isinstance(e, ActionEvent | ObservationEvent)
     ]
     assert iterations == [
         ("parse_failure", 1),

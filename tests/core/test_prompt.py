@@ -9,7 +9,6 @@ import pytest
 from langchain_core.tools import tool
 
 from custom_react import CustomReActAgent
-from custom_react.events import FinalAnswerEvent, ParseFailure, ToolStep
 from custom_react.formats import get_format
 from custom_react.prompt import (
     build_react_prompt,
@@ -19,6 +18,7 @@ from custom_react.prompt import (
 )
 from custom_react.prompts import load_template
 from custom_react.scratchpad import render_scratchpad
+from custom_react.steps import FinalAnswerEvent, ParseFailure, ToolStep
 from tests.conftest import run_by
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"

@@ -7,7 +7,7 @@ from langchain_core.messages import ToolMessage
 from langchain_core.tools import tool
 
 from custom_react import CustomReActAgent, ObservationEvent, RunFinished
-from custom_react.printing import ConsolePrinter
+from custom_react.console.printing import ConsolePrinter
 from tests.conftest import run_by
 
 

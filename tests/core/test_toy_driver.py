@@ -8,7 +8,7 @@ from typing import Any
 
 from custom_react import CustomReActAgent, FinalAnswerEvent, RunFinished
 from custom_react import agent as agent_module
-from custom_react.running import Call
+from custom_react.running.calls import Call
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -26,17 +26,13 @@ from hypothesis import strategies as st
 from langchain_core.tools import tool
 
 from custom_react import ConsolePrinter, CustomReActAgent
-from custom_react.events import (
-    AgentEvent,
-    LimitReached,
-    ObservationEvent,
-    ToolStep,
-)
+from custom_react.events import AgentEvent, LimitReached, ObservationEvent
 from custom_react.export import save_transcript
 from custom_react.export.blocks import transcript_blocks
 from custom_react.export.html import to_html
 from custom_react.export.markdown import to_markdown
 from custom_react.export.mermaid import MERMAID_TEXT_LIMIT, mermaid_text, to_mermaid
+from custom_react.steps import ToolStep
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"

@@ -14,9 +14,9 @@ from langchain_core.tools import BaseTool
 from pydantic import BaseModel
 
 from custom_react.compare.runners import create_agent_outcome
-from custom_react.events import PARSE_ERROR_TOOL
-from custom_react.integrations.create_agent import TextReActMiddleware
+from custom_react.integrations.create_agent import TextReActMiddleware, is_format_error
 from custom_react.prompt import bundled_examples
+from custom_react.steps import PARSE_ERROR_TOOL
 from custom_react.testing import Script
 from tests.conftest import Calls
 
@@ -86,11 +86,13 @@ def test_a_format_error_goes_back_to_the_model_as_an_observation(
 
     messages = run(agent)
 
-    failed = messages[1]
-    assert isinstance(failed, AIMessage)
-    assert failed.tool_calls[0]["name"] == PARSE_ERROR_TOOL
+    failed = messages[1]  # kept as written, with no tool call: no internal name anywhere
+    assert isinstance(failed, AIMessage) and not failed.tool_calls
+    assert failed.text == "Thought: let me think about it."
     error = messages[2]
-    assert isinstance(error, ToolMessage) and error.text.startswith("Invalid format")
+    assert isinstance(error, HumanMessage) and error.text.startswith("Invalid format")
+    assert all(is_format_error(m) for m in (failed, error))
+    assert not any(is_format_error(m) for m in (messages[0], *messages[3:]))
     second_prompt = model.prompts[1][-1].text
     assert "Thought: let me think about it.\nObservation: Invalid format" in second_prompt
     assert calls.calls == [("calculator", "17 * 23")]  # the next reply was read and run
@@ -120,7 +122,8 @@ def test_an_unknown_tool_is_the_graphs_error_observation_and_the_model_goes_on(
     messages = run(agent)
 
     error = messages[2]
-    assert isinstance(error, ToolMessage) and "weather" in error.text
+    assert isinstance(error, HumanMessage) and "weather" in error.text
+    assert "calculator" in error.text and PARSE_ERROR_TOOL not in str(messages)
     assert "Observation: " in model.prompts[1][-1].text
     assert messages[-1].text == "I cannot tell."
 
@@ -255,3 +258,101 @@ def test_create_agent_text_react_takes_the_bundled_example_as_the_agent_does(
     run(create_agent(model.model, tools, middleware=[TextReActMiddleware()]))
     example = bundled_examples("examples", "en", tools)
     assert example.strip() and example.strip() in model.prompts[0][0].text
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "problem"),
+    [
+        ({"language": "fr"}, ValueError, "Unsupported language 'fr'"),
+        ({"language": 5}, TypeError, r"language takes str, not 5 \(int\)"),
+        ({"format": "yaml"}, TypeError, "format takes 'text', 'xml' or 'json', not 'yaml'"),
+        ({"examples": 3}, TypeError, r"examples takes str, bool or None, not 3 \(int\)"),
+    ],
+)
+def test_the_middlewares_options_are_checked_when_built(
+    options: dict[str, Any], error: type[Exception], problem: str
+) -> None:
+    with pytest.raises(error, match=problem):
+        TextReActMiddleware(**options)
+
+
+@pytest.mark.parametrize(
+    ("language", "broken", "action", "answer", "marker"),
+    [
+        ("en", "Thought: hmm.", ACTION, "Final Answer: 391", "Invalid format"),
+        (
+            "zh",
+            "思考：嗯。",
+            "思考：算一下。\n行动：calculator\n行动输入：17 * 23",
+            "最终答案：391",
+            "格式",
+        ),
+    ],
+)
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+def test_a_format_error_stores_no_internal_name_in_any_language_and_way(
+    script: Callable[..., Script],
+    tools: list[BaseTool],
+    calls: Calls,
+    language: str,
+    broken: str,
+    action: str,
+    answer: str,
+    marker: str,
+    way: str,
+) -> None:
+    model = script(broken, "Action: weather\nAction Input: Paris", action, answer)
+    middleware = [TextReActMiddleware(language=language)]
+    agent = create_agent(model.model, tools, middleware=middleware)
+    state = {"messages": [HumanMessage("17 * 23?")]}
+    if way == "invoke":
+        messages = agent.invoke(state)["messages"]
+    elif way == "ainvoke":
+        messages = asyncio.run(agent.ainvoke(state))["messages"]
+    else:
+        messages = list(agent.stream(state, stream_mode="values"))[-1]["messages"]
+    assert [type(m).__name__ for m in messages] == [
+        "HumanMessage", "AIMessage", "HumanMessage", "AIMessage", "HumanMessage",
+        "AIMessage", "ToolMessage", "AIMessage",
+    ]  # fmt: skip
+    assert marker in messages[2].text and "weather" in messages[4].text
+    assert "calculator" in messages[4].text and "search" in messages[4].text
+    assert all(
+        call["name"] == "calculator" for m in messages for call in getattr(m, "tool_calls", [])
+    )
+    assert PARSE_ERROR_TOOL not in str(messages) and PARSE_ERROR_TOOL not in str(model.prompts)
+    assert calls.calls == [("calculator", "17 * 23")] and messages[-1].text == "391"
+    assert messages[2].text in model.prompts[1][-1].text  # read as the next Observation
+    outcome = create_agent_outcome(messages)
+    assert outcome.output == "391" and outcome.iterations == 4
+
+
+def test_a_format_error_is_not_a_turn_of_the_conversation_later(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    model = script("Thought: hmm.", "Final Answer: 391", "Final Answer: 782")
+    agent = create_agent(
+        model.model, tools, middleware=[TextReActMiddleware()], checkpointer=InMemorySaver()
+    )
+    thread = {"configurable": {"thread_id": "t"}}
+    agent.invoke({"messages": [HumanMessage("What is 17 * 23?")]}, thread)
+    agent.invoke({"messages": [HumanMessage("And twice that?")]}, thread)
+    third = model.prompts[2]
+    assert [m.text for m in third[1:3]] == ["What is 17 * 23?", "391"]  # not the broken reply
+    assert third[-1].text.startswith("Question: And twice that?")
+
+
+def test_a_structured_answer_that_does_not_fit_is_kept_without_a_tool_call(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    model = script('Final Answer: {"value": "many"}', 'Final Answer: {"value": 391}')
+    agent = create_agent(
+        model.model, tools, middleware=[TextReActMiddleware()], response_format=Product
+    )
+    result = agent.invoke({"messages": [HumanMessage("What is 17 * 23?")]})
+    assert result["structured_response"] == Product(value=391)
+    rejected, error = result["messages"][1:3]
+    assert not rejected.tool_calls and is_format_error(rejected)
+    assert isinstance(error, HumanMessage) and "value" in error.text

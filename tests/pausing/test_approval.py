@@ -18,18 +18,13 @@ import pytest
 from langchain_core.tools import tool
 
 from custom_react import CustomReActAgent
-from custom_react.events import (
-    ApprovalDecided,
-    ApprovalRequested,
-    FinalAnswerEvent,
-    ObservationEvent,
-    ToolStep,
-)
+from custom_react.console.printing import ConsolePrinter
+from custom_react.events import ApprovalDecided, ApprovalRequested, ObservationEvent
 from custom_react.export.markdown import to_markdown
 from custom_react.export.mermaid import to_mermaid
 from custom_react.pausing.approval import Decision
 from custom_react.pausing.state import run_state
-from custom_react.printing import ConsolePrinter
+from custom_react.steps import FinalAnswerEvent, ToolStep
 
 QUESTION = "How many files are in the folder?"
 ASK = "Thought: I will list the files.\nAction: run_command\nAction Input: ls"

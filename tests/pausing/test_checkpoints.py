@@ -31,6 +31,7 @@ from typer.testing import CliRunner
 from custom_react import CustomReActAgent
 from custom_react.cli.app import app
 from custom_react.pausing.checkpoints import CheckpointError, SQLiteStore
+from custom_react.pausing.state import STATE_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = textwrap.dedent(
@@ -196,7 +197,8 @@ def test_a_file_of_another_format_version_is_refused(tmp_path):
     with sqlite3.connect(db) as connection:
         connection.execute("UPDATE meta SET value = '99' WHERE key = 'format'")
     with pytest.raises(
-        CheckpointError, match="format 99; this version of custom-react reads format 2"
+        CheckpointError,
+        match=f"format 99; this version of custom-react reads format {STATE_VERSION}",
     ):
         SQLiteStore(db)
     with pytest.raises(CheckpointError, match="No run 'missing'"):

@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from custom_react.events import ParseFailure, Step, ToolStep
 from custom_react.running.first_fit import first_fit
 from custom_react.running.token_budget import (
     KEEP_WHOLE,
@@ -31,6 +30,7 @@ from custom_react.running.token_budget import (
 )
 from custom_react.running.tokens import estimate_tokens
 from custom_react.scratchpad import render_scratchpad
+from custom_react.steps import ParseFailure, Step, ToolStep
 from custom_react.testing import Script, count_tokens
 
 Count = Callable[[Sequence[BaseMessage]], int]

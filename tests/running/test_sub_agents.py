@@ -13,9 +13,9 @@ from custom_react import (
     ObservationEvent,
     SubAgentEvent,
 )
+from custom_react.console.printing import ConsolePrinter
 from custom_react.export import to_html, to_markdown
 from custom_react.pausing.store import MemoryStore
-from custom_react.printing import ConsolePrinter
 from tests.conftest import run_by
 from tests.running.test_runnable import Recorder, tree
 
@@ -222,3 +222,155 @@ def test_a_sub_agent_that_pauses_under_create_agent_fails_loudly(way: str) -> No
         else:
             asyncio.run(outer.ainvoke(given))
     assert deleted == []
+
+
+def janitor_under_create_agent(checkpointer: Any, replies: tuple[str, ...]) -> tuple[Any, list]:
+    """A sub-agent that deletes files (approval by pause) under `create_agent` + the middleware."""
+    from langchain.agents import create_agent
+    from langchain_core.tools import tool
+
+    from custom_react.integrations.create_agent import TextReActMiddleware
+    from custom_react.testing import Script
+
+    deleted: list[str] = []
+    listed: list[str] = []
+
+    @tool
+    def list_files(folder: str) -> str:
+        """List a folder."""
+        listed.append(folder)
+        return "old.txt, new.txt"
+
+    @tool
+    def delete_file(path: str) -> str:
+        """Delete a file."""
+        deleted.append(path)
+        return f"deleted {path}"
+
+    delete_file.metadata = {"requires_approval": True}
+    sub = CustomReActAgent(Script(*replies).model, [list_files, delete_file], approval="interrupt")
+    janitor = sub.as_tool(name="janitor", description="Cleans up files.")
+    model = Script("Action: janitor\nAction Input: clean up", "Final Answer: Cleaned up.")
+    outer = create_agent(
+        model.model, [janitor], middleware=[TextReActMiddleware()], checkpointer=checkpointer
+    )
+    return outer, [deleted, listed]
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+def test_a_sub_agent_pause_under_create_agent_is_langgraphs_interrupt(way: str) -> None:
+    """Paused with `__interrupt__`; resumed with `Command(resume=...)`; every tool runs once."""
+    import asyncio
+
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import Command
+
+    replies = (
+        "Action: list_files\nAction Input: .",
+        "Action: delete_file\nAction Input: old.txt",
+        "Action: delete_file\nAction Input: new.txt",
+        "Final Answer: Deleted old.txt; new.txt was kept.",
+    )
+    outer, (deleted, listed) = janitor_under_create_agent(InMemorySaver(), replies)
+    config = {"configurable": {"thread_id": f"t-{way}"}}
+
+    def run(given: Any) -> dict[str, Any]:
+        if way == "ainvoke":
+            return asyncio.run(outer.ainvoke(given, config))
+        if way == "stream":
+            *_, last = outer.stream(given, config, stream_mode="values")
+            state = outer.get_state(config)
+            return {**last, "__interrupt__": [i for t in state.tasks for i in t.interrupts]}
+        return outer.invoke(given, config)
+
+    first = run({"messages": [("user", "Clean up the folder")]})
+    (waiting,) = first["__interrupt__"]
+    assert waiting.value["tool"] == "delete_file" and waiting.value["args"] == {"path": "old.txt"}
+    assert deleted == [] and listed == ["."]
+    second = run(Command(resume={"approve": True}))
+    (again,) = second["__interrupt__"]  # the sub-agent's next call waits too
+    assert again.value["args"] == {"path": "new.txt"}
+    assert deleted == ["old.txt"] and listed == ["."]
+    third = run(Command(resume={"reject": "keep it"}))
+    assert "__interrupt__" not in third or third["__interrupt__"] == []
+    assert deleted == ["old.txt"] and listed == ["."]  # every tool ran once, the rejected none
+    assert third["messages"][-1].content == "Cleaned up."
+    tool_message = [m for m in third["messages"] if m.type == "tool"][-1]
+    assert tool_message.content == "Deleted old.txt; new.txt was kept."
+
+
+def live_agents(language: str) -> tuple[CustomReActAgent, list[str]]:
+    """An outer agent whose sub-agent's tool records when it runs."""
+    from custom_react.testing import Script
+
+    ran: list[str] = []
+
+    @tool
+    def calculator(expression: str) -> str:
+        """Evaluate arithmetic."""
+        ran.append(expression)
+        return "391"
+
+    inner = Script(COMPUTES[language], FINAL[language] + SUB_ANSWERS[language])
+    sub = CustomReActAgent(inner.model, [calculator], language=language).as_tool(
+        name="math_agent", description="Solves arithmetic questions."
+    )
+    outer = Script(ASKS[language], FINAL[language] + "391")
+    return CustomReActAgent(outer.model, [sub], language=language), ran
+
+
+def announced_before_it_ran(event: Any, ran: list[str], seen: list[str]) -> None:
+    """At the sub-agent's Action, its tool has not run yet: the event came live."""
+    if isinstance(event, SubAgentEvent):
+        seen.append(type(event.event).__name__)
+        if type(event.event).__name__ == "ActionEvent":
+            assert ran == [], "the sub-agent's Action arrived only after its tool ran"
+
+
+@LANGUAGES
+@pytest.mark.parametrize("way", ["stream", "astream"])
+def test_a_sub_agents_steps_stream_as_they_happen(way, language):
+    import asyncio
+
+    agent, ran = live_agents(language)
+    seen: list[str] = []
+    if way == "stream":
+        for event in agent.stream(QUESTIONS[language]):
+            announced_before_it_ran(event, ran, seen)
+    else:
+
+        async def consume() -> None:
+            async for event in agent.astream(QUESTIONS[language]):
+                announced_before_it_ran(event, ran, seen)
+
+        asyncio.run(consume())
+    assert seen == ["ActionEvent", "ObservationEvent", "FinalAnswerEvent"]
+    assert ran == ["17 * 23"]
+
+
+def test_a_sub_agents_steps_reach_astream_events_before_its_answer():
+    import asyncio
+
+    agent, ran = live_agents("en")
+
+    async def names() -> list[str]:
+        order = []
+        async for event in agent.astream_events(QUESTIONS["en"], version="v2"):
+            chunk = event["data"].get("chunk")
+            if event["event"] == "on_chain_stream" and isinstance(chunk, SubAgentEvent):
+                order.append(f"sub:{type(chunk.event).__name__}")
+            elif event["event"] in ("on_tool_start", "on_tool_end"):
+                order.append(f"{event['event']}:{event['name']}")
+        return order
+
+    order = asyncio.run(names())
+    assert order == [
+        "on_tool_start:math_agent",
+        "sub:ActionEvent",
+        "on_tool_start:calculator",
+        "on_tool_end:calculator",
+        "sub:ObservationEvent",
+        "sub:FinalAnswerEvent",
+        "on_tool_end:math_agent",
+    ]
+    assert ran == ["17 * 23"]

@@ -14,10 +14,8 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool
 
 from custom_react import CustomReActAgent
-from custom_react.events import (
-    ParseFailure,
-)
 from custom_react.running.model_call import cut_off_message
+from custom_react.steps import ParseFailure
 from custom_react.testing import Script, ScriptedError, count_tokens
 
 

@@ -17,6 +17,7 @@ import pytest
 
 from custom_react import CustomReActAgent
 from custom_react.pausing.checkpoints import SQLiteStore
+from custom_react.pausing.state import STATE_VERSION
 from custom_react.testing import Script
 from tests.security.common import file_tool, lines
 
@@ -64,7 +65,7 @@ BREAKS: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
     "thread_id is a number": (at("thread_id", 7), "thread_id"),
     "version is a string": (at("version", "2"), "version"),
     "version missing": (at("version", ...), "version"),
-    "version from the future": (at("version", 3), "version"),
+    "version from the future": (at("version", STATE_VERSION + 1), "version"),
     "chat_history is a string": (at("chat_history", "hello"), "chat_history"),
     "chat_history holds a number": (at("chat_history", [1]), "chat_history"),
     "chat_history holds an unknown message": (

@@ -22,8 +22,8 @@ from custom_react.pausing.checkpoints import SQLiteStore
 from custom_react.pausing.records import call_digest
 from custom_react.pausing.state import sign_state
 from custom_react.pausing.store import MemoryStore, ResumeRefused
+from custom_react.steps import ToolStep
 from custom_react.testing import Script
-from custom_react.toolbox import ActionRequest
 from tests.security.common import file_tool, lines
 
 KEY = "a-secret-of-at-least-16-chars"
@@ -56,8 +56,8 @@ def pause(tmp_path: Path, store: Any = None, key: str | None = None) -> dict[str
 
 def redigest(state: dict[str, Any]) -> None:
     """What a careful attacker does after editing the call: fix its digest."""
-    pending = {k: v for k, v in state["pending"].items() if k != "digest"}
-    state["pending"]["digest"] = call_digest(ActionRequest(**pending))
+    pending = {k: v for k, v in state["pending"].items() if k not in ("digest", "kind")}
+    state["pending"]["digest"] = call_digest(ToolStep(**pending))
 
 
 def nothing_ran(tmp_path: Path) -> None:
@@ -227,7 +227,13 @@ def test_run_b_steps_under_run_a_id_run_a_call_at_most_once_and_as_shown(tmp_pat
 
 @pytest.mark.parametrize(
     "digest",
-    ["0" * 64, call_digest(ActionRequest("", "wipe", "prod", {"target": "prod"}, "x", 1, "")), "x"],
+    [
+        "0" * 64,
+        call_digest(
+            ToolStep("wipe", "prod", args={"target": "prod"}, tool_call_id="x", iteration=1)
+        ),
+        "x",
+    ],
     ids=["zeros", "another call's", "junk"],
 )
 @pytest.mark.parametrize("kind", ["approve", "edit", "reject"])

@@ -23,7 +23,7 @@ from custom_react.compare.runners.custom import custom_runner
 from custom_react.compare.runners.legacy import LEGACY_REACT_PROMPT, legacy_outcome, legacy_runner
 from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
 from custom_react.compare.runners.text_react import react_lines, text_react_runner
-from custom_react.events import PARSE_ERROR_TOOL
+from custom_react.steps import PARSE_ERROR_TOOL
 
 __all__ = [
     "CREATE_AGENT_SYSTEM_PROMPT",

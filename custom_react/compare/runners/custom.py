@@ -19,12 +19,10 @@ from langchain_core.tools import BaseTool
 
 from custom_react.agent import CustomReActAgent
 from custom_react.compare.runners.outcome import Runner, RunOutcome
-from custom_react.events import (
-    ParseFailure,
-    RunFinished,
-)
+from custom_react.events import RunFinished
 from custom_react.plan.events import PlanParseFailure
 from custom_react.running.runnable import StepRunnable
+from custom_react.steps import ParseFailure
 
 _CHINESE = re.compile(r"[\u4e00-\u9fff]")
 

@@ -17,9 +17,9 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
 from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
-from custom_react.events import PARSE_ERROR_TOOL
-from custom_react.labels import REACT
+from custom_react.console.labels import REACT
 from custom_react.scratchpad import render_observation, transcript_entries
+from custom_react.steps import PARSE_ERROR_TOOL
 
 # The `hwchase17/react` prompt from the LangChain hub, word for word.
 LEGACY_REACT_PROMPT = """Answer the following questions as best you can. You have access to the following tools:

@@ -20,8 +20,7 @@ from langchain_core.tools import BaseTool
 from custom_react.compare.runners.create_agent import create_agent_outcome, recursion_limit
 from custom_react.compare.runners.custom import question_language
 from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
-from custom_react.events import PARSE_ERROR_TOOL
-from custom_react.scratchpad import message_exchanges, render_observation, transcript_entries
+from custom_react.scratchpad import render_observation, transcript_entries
 
 
 def text_react_runner(
@@ -31,7 +30,7 @@ def text_react_runner(
     from langchain.agents import create_agent
     from langchain.agents.middleware import AgentMiddleware, ModelCallLimitMiddleware
 
-    from custom_react.integrations.create_agent import TextReActMiddleware
+    from custom_react.integrations.create_agent import TextReActMiddleware, is_format_error
 
     def graph_for(language: str) -> Any:
         middleware: list[AgentMiddleware[Any, Any, Any]] = [
@@ -48,10 +47,8 @@ def text_react_runner(
         state = graph.invoke({"messages": [HumanMessage(content=question)]}, config=limits)
         outcome = create_agent_outcome(state["messages"], transcript=react_lines)
         outcome.parse_failures = sum(
-            call["name"] == PARSE_ERROR_TOOL
+            isinstance(message, AIMessage) and is_format_error(message)
             for message in state["messages"]
-            if isinstance(message, AIMessage)
-            for call in message.tool_calls
         )
         return outcome
 
@@ -60,5 +57,7 @@ def text_react_runner(
 
 def react_lines(messages: Sequence[BaseMessage]) -> list[str]:
     """The run as the model wrote it: each ReAct step, then its Observation (`scratchpad.py`)."""
-    exchanges = message_exchanges(messages)
+    from custom_react.integrations.create_agent import step_exchanges
+
+    exchanges = step_exchanges(messages)
     return transcript_entries(exchanges, render_observation, "")

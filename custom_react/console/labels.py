@@ -1,30 +1,16 @@
-"""The core's English and Chinese labels, and the one language check.
+"""The console's English and Chinese labels: the words of the live transcript (`printing.py`).
 
-The live transcript (`printing.py`) and the environment block (`environment.py`) read their words
-from these tables; each add-on keeps its own table beside its code (`export/labels.py`,
-`plan/labels.py`), so a third language is one entry per table (and a prompt template in
-`custom_react/prompts/`). `check_language` is the only place that decides whether a language is
-supported. Data only: nothing here formats a line.
+Each add-on keeps its own table beside its code (`export/labels.py`, `plan/labels.py`); what the
+model reads is in the message tables of `custom_react/prompts/`, which also decide which
+languages exist (`prompts.check_language`). Data only: nothing here formats a line.
 """
 
 from __future__ import annotations
 
 from custom_react.parsing.markers import CHINESE_MARKERS, MARKERS
 
-LANGUAGES = ("en", "zh")
 SEPARATOR = {"en": ": ", "zh": "："}
 """What stands between a label and its text (Chinese uses the full-width colon)."""
-
-
-def check_language(language: str) -> str:
-    """Return `language` if it is supported.
-
-    Raises:
-        ValueError: Any language but "en" and "zh", naming those.
-    """
-    if language not in LANGUAGES:
-        raise ValueError(f"Unsupported language {language!r}; choose one of {list(LANGUAGES)}.")
-    return language
 
 
 REACT = {
@@ -70,27 +56,6 @@ REACT = {
     },
 }
 """The live transcript's words (`printing.ConsolePrinter`)."""
-
-
-ENVIRONMENT = {
-    "en": {
-        "heading": "Environment:",
-        "system": "Operating system",
-        "folder": "Working folder",
-        "files": "Files in the working folder",
-        "empty": "(empty)",
-        "more": "... and {count} more",
-    },
-    "zh": {
-        "heading": "环境信息：",
-        "system": "操作系统",
-        "folder": "工作文件夹",
-        "files": "工作文件夹中的文件",
-        "empty": "（空）",
-        "more": "……还有 {count} 项",
-    },
-}
-"""The environment block of the prompt (`custom_react.environment`)."""
 
 
 PROMPTS = {

@@ -22,26 +22,24 @@ from typing import Any, TypeVar
 
 from rich.console import Console
 
+from custom_react.console.labels import PROMPTS, REACT, SEPARATOR
+from custom_react.console.live_reply import LiveReply
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
-    AnswerRejected,
     ApprovalDecided,
     ApprovalRequested,
-    FinalAnswerEvent,
     LimitReached,
     ObservationEvent,
-    ParseFailure,
     ReplyToken,
     RunFinished,
     SubAgentEvent,
-    ToolStep,
 )
-from custom_react.labels import PROMPTS, REACT, SEPARATOR, check_language
-from custom_react.live_reply import LiveReply
 from custom_react.parser import ActionInput
 from custom_react.pausing.approval import Decision
+from custom_react.prompts import check_language
 from custom_react.running.prompt_log import ModelCall
+from custom_react.steps import AnswerRejected, FinalAnswerEvent, ParseFailure, ToolStep
 
 COLORS = {"thought": "36", "action": "33", "observation": "32", "error": "31", "final": "1;32"}
 COLORS |= {"rule": "1;35", "same": "2"}
@@ -116,7 +114,7 @@ class ConsolePrinter:
         """The transcript lines for one event (pure; no output); [] for an event it does not know."""
         label = self.labels
         match event:
-            case ActionEvent(thought=thought, tool=tool, tool_input=tool_input):
+            case ActionEvent(step=ToolStep(thought=thought, tool=tool, tool_input=tool_input)):
                 lines = [self._line("thought", label["thought"], thought)] if thought else []
                 return [
                     *lines,

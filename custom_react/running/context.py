@@ -1,0 +1,61 @@
+"""A runtime context for tools, passed when the agent is run, as `create_agent` passes it.
+
+`agent.invoke(question, context=Context(user_id="42"))` puts the context in the run's config
+(`with_context`); a tool that declares a `runtime: ToolRuntime` parameter (LangChain's
+`langchain.tools.ToolRuntime`, from LangGraph) gets one with that `context`, the run's `config`
+and its `tool_call_id`, so a tool written for `create_agent` runs here unchanged. The model never
+sees the parameter (LangChain leaves it out of the tool's arguments). Its `state` is empty and it
+has no `store`: the run's steps are the agent's own records, not a graph's state.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, get_type_hints
+
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import patch_config
+from langchain_core.tools import BaseTool
+
+CONTEXT_KEY = "custom_react_context"
+"""The `configurable` key that carries the run's context to its tools."""
+
+
+def with_context(config: RunnableConfig | None, context: Any) -> RunnableConfig | None:
+    """`config` carrying `context` for the run's tools (unchanged when there is none)."""
+    if context is None:
+        return config
+    return patch_config(config, configurable={CONTEXT_KEY: context})
+
+
+def runtime_parameter(tool: BaseTool) -> str | None:
+    """The name of the tool's `ToolRuntime` parameter, if it declares one."""
+    function = getattr(tool, "func", None) or getattr(tool, "coroutine", None)
+    return None if function is None else _runtime_parameter(function)
+
+
+@cache
+def _runtime_parameter(function: Any) -> str | None:
+    try:
+        hints = get_type_hints(function)
+    except (NameError, TypeError):  # an annotation that cannot be resolved: none of ours
+        return None
+    for name, hint in hints.items():
+        kind = getattr(hint, "__origin__", hint)
+        if getattr(kind, "__name__", "") == "ToolRuntime":
+            return name
+    return None
+
+
+def tool_runtime(tool_call_id: str, config: RunnableConfig) -> Any:
+    """The `ToolRuntime` a tool gets: the run's context, its config and the call's id."""
+    from langgraph.prebuilt.tool_node import ToolRuntime  # the tool's own import brought it
+
+    return ToolRuntime(
+        state={},
+        context=config.get("configurable", {}).get(CONTEXT_KEY),
+        config=config,
+        stream_writer=lambda _: None,
+        tool_call_id=tool_call_id,
+        store=None,
+    )

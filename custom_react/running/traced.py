@@ -1,0 +1,113 @@
+"""A streamed run as one chain run in callbacks, ending with the result dict as `invoke` does.
+
+LangChain's own stream helper (`Runnable._transform_stream_with_config`) ends a streamed run with
+the last chunk it yielded: for a step loop that is the `RunFinished` event, so tracing (LangSmith,
+a callback's `on_chain_end`, `astream_events`' last event) would show a dataclass for `stream`,
+`astream` and `astream_events` where `invoke` shows the result dict. `traced` and `atraced` open
+the run as that helper does (its name, its `run_id`, the child callbacks in the config the loop
+gets, that config in context for whatever runs inside, each event shown to a streaming tracer)
+and end it with the result dict of the last event (`calls.result_of`). A stream closed before its end
+ends the run with an empty dict: there is no result yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+from langchain_core.callbacks.manager import (
+    AsyncCallbackManagerForChainRun,
+    CallbackManagerForChainRun,
+)
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables.config import (
+    ensure_config,
+    get_async_callback_manager_for_config,
+    get_callback_manager_for_config,
+    patch_config,
+    set_config_context,
+)
+from langchain_core.runnables.utils import coro_with_context
+
+from custom_react.running.calls import result_of
+
+END = object()
+"""What `next` returns once the events are over."""
+
+Events = Callable[[Any, RunnableConfig], Iterator[Any]]
+AsyncEvents = Callable[[Any, RunnableConfig], AsyncIterator[Any]]
+
+
+def traced(
+    runnable: Runnable[Any, Any], agent_input: Any, config: RunnableConfig | None, events: Events
+) -> Iterator[Any]:
+    """Yield `events(agent_input, child_config)` inside one chain run named after `runnable`."""
+    config = ensure_config(config)
+    run = get_callback_manager_for_config(config).on_chain_start(
+        None,
+        agent_input,
+        name=config.get("run_name") or runnable.get_name(),
+        run_id=config.pop("run_id", None),
+    )
+    child = patch_config(config, callbacks=run.get_child())
+    last: Any = None
+    try:
+        with set_config_context(child) as context:
+            iterator = tapped(run, events(agent_input, child))
+            while (event := context.run(next, iterator, END)) is not END:
+                yield event
+                last = event
+    except GeneratorExit:
+        run.on_chain_end({})
+        raise
+    except BaseException as error:
+        run.on_chain_error(error)
+        raise
+    run.on_chain_end(result_of(last))
+
+
+async def atraced(
+    runnable: Runnable[Any, Any],
+    agent_input: Any,
+    config: RunnableConfig | None,
+    events: AsyncEvents,
+) -> AsyncIterator[Any]:
+    """`traced` for async events, each awaited in the run's context."""
+    config = ensure_config(config)
+    run = await get_async_callback_manager_for_config(config).on_chain_start(
+        None,
+        agent_input,
+        name=config.get("run_name") or runnable.get_name(),
+        run_id=config.pop("run_id", None),
+    )
+    child = patch_config(config, callbacks=run.get_child())
+    last: Any = None
+    try:
+        with set_config_context(child) as context:
+            iterator = atapped(run, events(agent_input, child))
+            while (event := await coro_with_context(anext(iterator, END), context)) is not END:
+                yield event
+                last = event
+    except GeneratorExit:
+        await run.on_chain_end({})
+        raise
+    except BaseException as error:
+        await run.on_chain_error(error)
+        raise
+    await run.on_chain_end(result_of(last))
+
+
+def tapped(run: CallbackManagerForChainRun, events: Iterator[Any]) -> Iterator[Any]:
+    """`events`, each also shown to a streaming tracer among the run's handlers (`astream_log`)."""
+    for handler in run.handlers:
+        if hasattr(handler, "tap_output_iter"):
+            return handler.tap_output_iter(run.run_id, events)  # type: ignore[no-any-return]
+    return events
+
+
+def atapped(run: AsyncCallbackManagerForChainRun, events: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    """`tapped` for async events (`astream_events` taps its root run itself: then a no-op)."""
+    for handler in run.handlers:
+        if hasattr(handler, "tap_output_aiter"):
+            return handler.tap_output_aiter(run.run_id, events)  # type: ignore[no-any-return]
+    return events
