@@ -244,3 +244,51 @@ print(" ".join(sorted(name for name in ran if name.startswith("custom_react"))))
     assert "custom_react.agent" in ran and "custom_react.parsing.markers" in ran
     # The map is true both ways: every module the step runs is named, and every named one runs.
     assert set(ran) - {"custom_react.testing"} == step_map()
+
+
+def package_imports() -> dict[str, set[str]]:
+    """Every module of the package and the package modules it imports, type-only ones included.
+
+    An import of a package's `__init__` by its own modules (or the reverse) is left out: that is a
+    re-export, not a dependency between jobs.
+    """
+    modules = {}
+    for path in (ROOT / "custom_react").rglob("*.py"):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        modules[name] = path
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("custom_react"):
+                targets = [f"{node.module}.{alias.name}" for alias in node.names]
+                found = {t for t in targets if t in modules} or {node.module}
+                graph[name] |= {t for t in found if t in modules}
+    for name, targets in graph.items():
+        graph[name] = {
+            t
+            for t in targets
+            if t != name and not (t.startswith(name + ".") or name.startswith(t + "."))
+        }
+    return graph
+
+
+def test_no_module_of_the_package_is_in_an_import_circle_not_even_under_type_checking() -> None:
+    graph = package_imports()
+    assert "custom_react.events" in graph["custom_react.memory"]  # the graph is read
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in path:
+            circle = [*path[path.index(name) :], name]
+            pytest.fail(f"import circle: {' -> '.join(circle)}")
+        if name in done:
+            return
+        path.append(name)
+        for target in sorted(graph[name]):
+            visit(target)
+        path.pop()
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name)

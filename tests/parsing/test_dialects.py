@@ -7,7 +7,7 @@
 2. The name a parsed action resolves to: the silent failure (`search Action Input: x` taken for
    `search` with an empty input) must be loud.
 3. `DIFFERENCES`: where a dialect conflicts with one of our choices and we keep ours. It is the
-   table in docs/failure-modes.md and docs/failure-modes.zh.md (a test checks both), and every row
+   table in docs/parser.md and docs/parser.zh.md (a test checks both), and every row
    is checked against us and against the LangChain parsers it names.
 """
 
@@ -572,6 +572,6 @@ def _docs_table(page: str) -> dict[str, frozenset[str]]:
 KEYS = {row.key for row in DIFFERENCES}
 
 
-@pytest.mark.parametrize("page", ["failure-modes.md", "failure-modes.zh.md"])
+@pytest.mark.parametrize("page", ["parser.md", "parser.zh.md"])
 def test_the_docs_table_lists_exactly_these_differences(page: str) -> None:
     assert _docs_table(page) == {row.key: row.peers for row in DIFFERENCES}
