@@ -61,13 +61,15 @@ def invoking(
     return Call(run, arun)
 
 
-def nested(loop: Loop[T], show: Callable[[Any], Any]) -> Loop[T]:
+def nested(loop: Loop[T], show: Callable[[Any], Any], seconds: float | None = None) -> Loop[T]:
     """Run `loop` inside the loop that yields from this one, as it goes.
 
     Its calls go to the same driver (a failed call's error is raised inside `loop`, where it
     asked), and each of its events comes out as `show(event)` (None: not shown). A sub-agent runs
-    so within the calling step: its events reach the caller as they happen.
+    so within the calling step: its events reach the caller as they happen. With `seconds`, each
+    call gets what is left of them, and once they are gone `loop` is closed and `TimedOut` raised.
     """
+    deadline = None if seconds is None else time.monotonic() + seconds
     answer: Any = None
     error: Exception | None = None
     while True:
@@ -77,6 +79,12 @@ def nested(loop: Loop[T], show: Callable[[Any], Any]) -> Loop[T]:
             return cast(T, stop.value)
         answer = None
         error = None
+        if isinstance(item, Call) and deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                loop.close()
+                raise TimedOut(seconds or 0.0)
+            item = within(item, left)
         if isinstance(item, Call):
             try:
                 answer = yield item

@@ -208,13 +208,17 @@ def answer_of(
 
 
 def run_sub_agent(
-    tool: SubAgentTool, request: ToolStep, config: RunnableConfig, resume: Any = None
+    tool: SubAgentTool,
+    request: ToolStep,
+    config: RunnableConfig,
+    resume: Any = None,
+    timeout: float | None = None,
 ) -> Loop[tuple[str, ObservationStatus]]:
     """A sub-agent run live within the calling step: its events nested as they happen.
 
     Its loop runs inside the caller's (`calls.nested`), so `stream`, `astream_events` and the
     console show each of its steps when it happens; in callbacks its run nests under the tool's
-    run. Its answer is the Observation.
+    run; within the tool's `timeout` (`TimedOut` past it). Its answer is the Observation.
 
     Raises:
         ApprovalPause: The sub-agent paused for a person: the outer run pauses with it, its
@@ -237,7 +241,7 @@ def run_sub_agent(
         return None if isinstance(event, ReplyToken) else SubAgentEvent(tool.name, event)
 
     try:
-        yield from nested(tool.agent._loop(agent_input, child, False), show)
+        yield from nested(tool.agent._loop(agent_input, child, False), show, timeout)
     except Exception as error:
         yield both(agent_run.on_chain_error, error)
         yield both(tool_run.on_tool_error, error)

@@ -374,3 +374,32 @@ def test_a_sub_agents_steps_reach_astream_events_before_its_answer():
         "on_tool_end:math_agent",
     ]
     assert ran == ["17 * 23"]
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+def test_a_sub_agent_runs_within_the_tools_time_limit(way):
+    """Run live inside the step, a sub-agent still gets only the tool's `tool_timeout`."""
+    import time
+
+    from custom_react.testing import Script
+
+    ran: list[str] = []
+
+    @tool
+    def slow(job: str) -> str:
+        """A slow job."""
+        time.sleep(0.4)
+        ran.append(job)
+        return "done"
+
+    step = "Action: slow\nAction Input: a"
+    inner = Script(step, "Action: slow\nAction Input: b", "Final Answer: both done")
+    sub = CustomReActAgent(inner.model, [slow]).as_tool(name="worker", description="Works.")
+    outer = Script("Action: worker\nAction Input: do a and b", "Final Answer: it took too long")
+    agent = CustomReActAgent(outer.model, [sub], tool_timeout=0.6)
+    result, _ = run_by(agent, way, "Run the jobs.")
+    observation = result["intermediate_steps"][0][1]
+    assert "worker" in observation and "0.6" in observation  # the tool_timed_out message
+    assert result["messages"][2].status == "error"
+    assert result["output"] == "it took too long"
+    assert len(ran) <= 2
