@@ -27,6 +27,7 @@ from custom_react.formats import ReActFormat, text_step
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response, step_from_call
 from custom_react.parsing.action import read_action
 from custom_react.parsing.markers import strip_think
+from custom_react.prompt import argument_lines
 from custom_react.prompts import message
 
 _TAG = re.compile(
@@ -139,10 +140,17 @@ def _message(key: str, language: str) -> str:
 
 # -- The format, as the loop uses it (`custom_react.formats.get_format("xml")`) ----------------
 def render_tool_signatures(tools: Sequence[BaseTool]) -> str:
-    """One line per tool as a call signature: `- search(query: string): Look up...`."""
-    return "\n".join(
-        f"- {tool.name}({_signature(tool)}): {tool.description.strip()}" for tool in tools
-    )
+    """One line per tool as a call signature: `- search(query: string): Look up...`.
+
+    A tool with several arguments gets one line per argument under it (`prompt.argument_lines`:
+    its type, whether it is required, its default, its enum values and its description).
+    """
+    lines = []
+    for tool in tools:
+        lines.append(f"- {tool.name}({_signature(tool)}): {tool.description.strip()}")
+        if len(tool.args) > 1:
+            lines.append(argument_lines(tool))
+    return "\n".join(lines)
 
 
 def _signature(tool: BaseTool) -> str:

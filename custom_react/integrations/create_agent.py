@@ -44,7 +44,7 @@ from langchain_core.tools import BaseTool, tool
 
 from custom_react.acting import unknown_tool_message
 from custom_react.answering import AnswerInvalid, AnswerSchema
-from custom_react.arguments import bind_arguments
+from custom_react.arguments import argument_problem, bind_arguments
 from custom_react.events import PARSE_ERROR_TOOL, REACT_LOG
 from custom_react.formats import FormatName, ReActFormat, get_format
 from custom_react.labels import check_language
@@ -162,6 +162,8 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
                         unknown_tool_message(step.tool, list(tools), self.language), text
                     )
                 args, _ = bind_arguments(chosen, step.tool_input)
+                if problem := argument_problem(chosen, args, self.language):  # a format error
+                    raise ParseError(problem, text)
                 return ModelResponse(result=[with_call(message, step.log, chosen.name, args)])
             structured, output = (
                 schema.read(step.output, self.language) if schema else (None, step.output)
