@@ -201,10 +201,15 @@ def describe_input(tool: BaseTool, style: InputStyle = TEXT_INPUT) -> str:
         if style.plain_text_alone and kind == "string":
             return ""
         return style.lead + style.one.format(name=name, kind=kind)
-    required = _required(tool) or list(arguments)[:1]  # the example shows what must be given
-    example = {name: placeholder(arguments[name]) for name in required if name in arguments}
-    lines = argument_lines(tool)
-    return style.lead + style.several.format(example=json.dumps(example)) + "\n" + lines
+    example = json.dumps(input_example(tool))
+    return style.lead + style.several.format(example=example) + "\n" + argument_lines(tool)
+
+
+def input_example(tool: BaseTool) -> dict[str, Any]:
+    """The required arguments (else the first) with a placeholder of the right type each."""
+    arguments: dict[str, Any] = tool.args
+    required = [name for name in _required(tool) if name in arguments] or list(arguments)[:1]
+    return {name: placeholder(arguments[name]) for name in required}
 
 
 def argument_lines(tool: BaseTool) -> str:
