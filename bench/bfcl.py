@@ -280,14 +280,20 @@ def _miss(checked: dict[str, Any]) -> str:
 
 
 def run_all(
-    cases: Sequence[Case], agents: Sequence[str], llm: Any, parallel: int, store: Path, key: str
+    cases: Sequence[Case],
+    agents: Sequence[str],
+    llm: Any,
+    parallel: int,
+    store: Path,
+    key: str,
+    command: str = "",
 ) -> list[dict[str, Any]]:
     """Every agent on every case, `parallel` at a time; each run appended to `store` as it ends."""
     done = {(r["id"], r["agent"]) for r in current(_stored(store), key)}
     todo = [(c, a) for a in agents for c in cases if (c.id, a) not in done]
 
     def work(job: tuple[Case, str]) -> dict[str, Any]:
-        return run_case(job[0], job[1], llm) | {"key": agent_key(job[1], key)}
+        return run_case(job[0], job[1], llm) | {"key": agent_key(job[1], key), "command": command}
 
     config: Any = {"max_concurrency": max(1, parallel)}
     with store.open("a", encoding="utf-8") as out:
@@ -350,6 +356,7 @@ def main() -> None:
     store = args.out / f"{stem}.jsonl"
     key = f"{bfcl_fingerprint()}:{BFCL_VERSION}"
     args.out.mkdir(parents=True, exist_ok=True)
+    command = "flock /tmp/custom-react-model.lock python -m bench.bfcl " + " ".join(sys.argv[1:])
     if not args.render:
         from custom_react.serving.server import LocalModelServer
         from custom_react.serving.weights import ensure_model_file
@@ -363,10 +370,9 @@ def main() -> None:
         ]
         with LocalModelServer(ensure_model_file(args.model), parallel=args.parallel) as server:
             llm = server.chat_model(temperature=0)
-            run_all(cases, args.agents.split(","), llm, args.parallel, store, key)
+            run_all(cases, args.agents.split(","), llm, args.parallel, store, key, command)
     records = current(_stored(store), key)
-    command = "flock /tmp/custom-react-model.lock python -m bench.bfcl " + " ".join(sys.argv[1:])
-    print(save(records, args.out / stem, args.model, command, key))
+    print(save(records, args.out / stem, args.model, key))
 
 
 def _half(category: str, half: str) -> str:

@@ -68,13 +68,14 @@ def misses(records: Sequence[dict[str, Any]], agents: Sequence[str]) -> list[str
     return rows
 
 
-def render(records: Sequence[dict[str, Any]], model: str, command: str, key: str) -> str:
+def render(records: Sequence[dict[str, Any]], model: str, key: str) -> str:
     """The Markdown report."""
     agents = list(dict.fromkeys(r["agent"] for r in records))
+    commands = "\n".join(f"    {c}" for c in dict.fromkeys(r.get("command", "") for r in records))
     parts = [
         f"# BFCL v4 on {model}: text ReAct against native tool calls\n",
-        f"Made {time.strftime('%Y-%m-%d')} with `{command}`; bfcl-eval and prompt key `{key}`. "
-        "A case passes when BFCL's `ast_checker` accepts the first call the agent let a tool run "
+        f"Made {time.strftime('%Y-%m-%d')} by these commands (the runs of each are kept):\n\n"
+        f"{commands}\n\nbfcl-eval and prompt key `{key}`. A case passes when BFCL's `ast_checker` accepts the first call the agent let a tool run "
         "within 3 steps (every call, in the parallel categories); an irrelevance case when no "
         "tool ran.\n",
     ]
@@ -86,12 +87,11 @@ def render(records: Sequence[dict[str, Any]], model: str, command: str, key: str
     return "\n".join(parts)
 
 
-def save(records: Sequence[dict[str, Any]], stem: Path, model: str, command: str, key: str) -> str:
+def save(records: Sequence[dict[str, Any]], stem: Path, model: str, key: str) -> str:
     """Write `<stem>.json` and `<stem>.md`; return the Markdown."""
     settings = {
         "model": model,
         "date": time.strftime("%Y-%m-%d"),
-        "command": command,
         "key": key,
         "prompt_fingerprint": prompt_fingerprint(default_tools()),
     }
@@ -99,6 +99,6 @@ def save(records: Sequence[dict[str, Any]], stem: Path, model: str, command: str
     Path(f"{stem}.json").write_text(
         json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
     )
-    text = render(records, model, command, key)
+    text = render(records, model, key)
     Path(f"{stem}.md").write_text(text, encoding="utf-8")
     return text
