@@ -30,7 +30,10 @@ runners are the comparison harness's (`custom_react.compare.runners`). Tune on t
 ids (`--half even`), report the odd ones (`--half odd`); the live categories are a further
 held-out set. Each run is appended to `bench/results/bfcl/<model>.jsonl` (a rerun skips what is
 there with the same prompt); `bfcl/<model>.json` and `.md` are made from it, with the shipped
-prompt's fingerprint (`scripts/make_docs_assets.py --check` names them when stale).
+prompt's fingerprint (`scripts/make_docs_assets.py --check` names them when stale). Results of
+an earlier or a rejected prompt (`--tag`, e.g. the runs before the tool list changed, run from
+that commit) are moved to `bench/results/bfcl/earlier/`: the record of what was measured, which
+the staleness check does not read.
 
     flock /tmp/custom-react-model.lock python -m bench.bfcl --sample 8 --seed 0 --half even
     python -m bench.bfcl --render        # only remake the .json and .md from the .jsonl
