@@ -4,7 +4,8 @@
 and the Observation says why, when:
 
 - no tool has the name the model wrote (`unknown_tool`: the message lists the tools);
-- the input names arguments the tool does not have (`invalid_input`: it lists the real ones);
+- the input names arguments the tool does not have (`invalid_input`: it lists the real ones),
+  or breaks the tool's schema otherwise: a type, an enum, a missing argument (`invalid_input`);
 - the input is the tool list's description of one (`placeholder_input`);
 - the same (tool, input) already ran and worked (`repeated`: the earlier observation again; a
   tool marked `metadata={"repeatable": True}` is let through, as is every tool with
@@ -37,7 +38,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
-from custom_react.arguments import placeholder_input, unknown_arguments
+from custom_react.arguments import argument_problem, placeholder_input
 from custom_react.memory import RunMemory
 from custom_react.pausing.approval import (
     APPROVAL_CONFIG_KEY,
@@ -96,8 +97,8 @@ def act(
     language = toolbox.options.language
     if tool is None:
         return unknown_tool_message(request.tool, toolbox.tools, language), "unknown_tool"
-    if unknown := unknown_arguments(tool, request.args):
-        return unknown_arguments_message(tool, unknown, language), "invalid_input"
+    if problem := argument_problem(tool, request.args, language):  # names, types, values
+        return problem, "invalid_input"
     if placeholder_input(tool, request.args):
         return placeholder_input_message(tool, language), "placeholder_input"
     earlier, calls = memory.ran_before(tool.name, request.args)
@@ -253,11 +254,3 @@ def placeholder_input_message(tool: BaseTool, language: str = "en") -> str:
 def repeated_action_message(name: str, earlier: str, language: str = "en") -> str:
     """The observation for a (tool, input) pair that already ran: its old result, not a rerun."""
     return message("repeated_action", language, tool=name, earlier=earlier)
-
-
-def unknown_arguments_message(tool: BaseTool, unknown: list[str], language: str = "en") -> str:
-    """The observation for an input with arguments the tool does not have: nothing ran."""
-    valid = ", ".join(tool.args) or "(none)"
-    return message(
-        "unknown_arguments", language, tool=tool.name, unknown=", ".join(unknown), valid=valid
-    )

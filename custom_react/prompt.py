@@ -148,7 +148,7 @@ class InputStyle:
     one: str
     """Filled with `name` and `kind` (the argument's JSON type)."""
     several: str
-    """Filled with `fields`, the arguments and their types as a JSON object."""
+    """Filled with `example`: a JSON object with a placeholder of the right type per argument."""
     plain_text_alone: bool = False
     """No line for a single text argument: plain text after the marker is all it takes."""
 
@@ -157,9 +157,20 @@ TEXT_INPUT = InputStyle(
     f"{MARKERS['action_input']}: ",
     "none",
     "{name} ({kind})",
-    "a JSON object {fields}",
+    "a JSON object such as {example}",
     plain_text_alone=True,
 )
+ARGUMENT_LINE = "    - {name} ({details}){description}"
+"""One argument under a tool: its name, JSON type, required or not, default, enum values."""
+PLACEHOLDERS: dict[str, Any] = {
+    "string": "...",
+    "integer": 0,
+    "number": 0.0,
+    "boolean": False,
+    "array": [],
+    "object": {},
+}
+"""The example value of each JSON type: what the model copies has the right type."""
 
 
 def render_tools(tools: Sequence[BaseTool], style: InputStyle = TEXT_INPUT) -> str:
@@ -172,11 +183,14 @@ def render_tools(tools: Sequence[BaseTool], style: InputStyle = TEXT_INPUT) -> s
 
 
 def describe_input(tool: BaseTool, style: InputStyle = TEXT_INPUT) -> str:
-    """The line that tells the model how to write `tool`'s input ("" when plain text is all).
+    """How to write `tool`'s input ("" when plain text is all): a line, then one per argument.
 
     A `plain_text_alone` style shows none for a tool with one text argument: its description
     says what to write, and a line such as `Action Input: query (string)` is what small models
-    copy as the input itself (measured: `bench/results/solve_rate/tuning_log.md`).
+    copy as the input itself (measured: `bench/results/solve_rate/tuning_log.md`). Several
+    arguments get a JSON example of the required ones whose values have their types (`{"base":
+    0}`, not `{"base": "integer"}`, which small models copy as a quoted value), then every
+    argument on a line of its own (`argument_lines`).
     """
     arguments: dict[str, Any] = tool.args
     if not arguments:
@@ -187,8 +201,61 @@ def describe_input(tool: BaseTool, style: InputStyle = TEXT_INPUT) -> str:
         if style.plain_text_alone and kind == "string":
             return ""
         return style.lead + style.one.format(name=name, kind=kind)
-    fields = {name: schema.get("type", "string") for name, schema in arguments.items()}
-    return style.lead + style.several.format(fields=json.dumps(fields))
+    example = json.dumps(input_example(tool))
+    return style.lead + style.several.format(example=example) + "\n" + argument_lines(tool)
+
+
+def input_example(tool: BaseTool) -> dict[str, Any]:
+    """The required arguments (else the first) with a placeholder of the right type each."""
+    arguments: dict[str, Any] = tool.args
+    required = [name for name in _required(tool) if name in arguments] or list(arguments)[:1]
+    return {name: placeholder(arguments[name]) for name in required}
+
+
+def argument_lines(tool: BaseTool) -> str:
+    """One line per argument: name, JSON type, required or optional, default, enum, description."""
+    required = set(_required(tool))
+    lines = []
+    for name, schema in tool.args.items():
+        details = [_kind(schema), "required" if name in required else "optional"]
+        if "enum" in schema:
+            details.append("one of " + ", ".join(json.dumps(v) for v in schema["enum"]))
+        if "default" in schema:
+            details.append(f"default {json.dumps(schema['default'])}")
+        about = str(schema.get("description", "")).strip()
+        description = f": {about}" if about else ""
+        lines.append(
+            ARGUMENT_LINE.format(name=name, details=", ".join(details), description=description)
+        )
+    return "\n".join(lines)
+
+
+def placeholder(schema: dict[str, Any]) -> Any:
+    """An argument's example value: its default, else its first enum value, else by its type."""
+    if "default" in schema and schema["default"] is not None:
+        return schema["default"]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    return PLACEHOLDERS.get(_kind(schema), "...")
+
+
+def _kind(schema: dict[str, Any]) -> str:
+    kind = schema.get("type")
+    if kind is None:  # Optional[int] and the like: the first type that is not null
+        kinds = [
+            member.get("type") for member in schema.get("anyOf", []) if isinstance(member, dict)
+        ]
+        kind = next((k for k in kinds if k not in (None, "null")), "string")
+    return kind if isinstance(kind, str) else "/".join(kind)
+
+
+def _required(tool: BaseTool) -> list[str]:
+    schema = tool.args_schema
+    if isinstance(schema, dict):
+        return list(schema.get("required", []))
+    if schema is not None and hasattr(schema, "model_json_schema"):
+        return list(schema.model_json_schema().get("required", []))
+    return list(tool.args)
 
 
 def prompt_fingerprint(tools: Sequence[BaseTool]) -> str:

@@ -78,6 +78,7 @@ REAL_RESULTS = (
     "experiments/*.json",
     "solve_rate/*.json",
     "parallel_slots.json",
+    "bfcl/*.json",
 )
 """Saved results of real runs that the docs and the README quote (each records its prompt)."""
 COMPARISON = ROOT / "bench" / "results" / "compare" / "compare.json"

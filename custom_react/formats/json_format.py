@@ -29,7 +29,7 @@ from custom_react.parsing.markers import strip_think
 from custom_react.prompt import TEXT_QUESTION, InputStyle, render_tools
 from custom_react.prompts import message
 
-JSON_INPUT = InputStyle('"action_input": ', '""', '"{name} ({kind})"', "{fields}")
+JSON_INPUT = InputStyle('"action_input": ', '""', '"{name} ({kind})"', "{example}")
 """How the tool list says to write a tool's input in a JSON step."""
 _OPENER = re.compile(r"(?:```[\w-]*+|<tool_call>)\s*+$")  # a fence or tag opened before the object
 

@@ -17,6 +17,7 @@ arguments is just text. A reply with no tags falls back to the text parser. Line
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -27,6 +28,7 @@ from custom_react.formats import ReActFormat, text_step
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response, step_from_call
 from custom_react.parsing.action import read_action
 from custom_react.parsing.markers import strip_think
+from custom_react.prompt import argument_lines, input_example
 from custom_react.prompts import message
 
 _TAG = re.compile(
@@ -139,10 +141,27 @@ def _message(key: str, language: str) -> str:
 
 # -- The format, as the loop uses it (`custom_react.formats.get_format("xml")`) ----------------
 def render_tool_signatures(tools: Sequence[BaseTool]) -> str:
-    """One line per tool as a call signature: `- search(query: string): Look up...`."""
-    return "\n".join(
-        f"- {tool.name}({_signature(tool)}): {tool.description.strip()}" for tool in tools
-    )
+    """One line per tool as a call signature: `- search(query: string): Look up...`.
+
+    A tool with several arguments is shown as a call with keywords and values of the right
+    types, `- area(base=0, height=0.0)` (a signature `area(base: integer)` is copied as
+    `area(base: 10)`, which reads as no keyword), then one line per argument
+    (`prompt.argument_lines`: its type, required or not, default, enum values, description).
+    """
+    lines = []
+    for tool in tools:
+        several = len(tool.args) > 1
+        call = example_call(tool) if several else _signature(tool)
+        lines.append(f"- {tool.name}({call}): {tool.description.strip()}")
+        if several:
+            lines.append(argument_lines(tool))
+    return "\n".join(lines)
+
+
+def example_call(tool: BaseTool) -> str:
+    """The required arguments as keywords with placeholders: `base=0, unit="cm"`."""
+    example = input_example(tool)
+    return ", ".join(f"{name}={json.dumps(value)}" for name, value in example.items())
 
 
 def _signature(tool: BaseTool) -> str:

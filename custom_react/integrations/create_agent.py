@@ -49,7 +49,7 @@ from langgraph.runtime import Runtime
 
 from custom_react.acting import unknown_tool_message
 from custom_react.answering import AnswerInvalid, AnswerSchema
-from custom_react.arguments import bind_arguments
+from custom_react.arguments import argument_problem, bind_arguments
 from custom_react.formats import FormatName, ReActFormat, get_format
 from custom_react.parser import Action, ParseError, not_too_deep
 from custom_react.parsing.markers import strip_think
@@ -177,6 +177,8 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
                         unknown_tool_message(step.tool, list(tools), self.language), text
                     )
                 args, _ = bind_arguments(chosen, step.tool_input)
+                if problem := argument_problem(chosen, args, self.language):  # a format error
+                    raise ParseError(problem, text)
                 return ModelResponse(result=[with_call(message, step.log, chosen.name, args)])
             structured, output = (
                 schema.read(step.output, self.language) if schema else (None, step.output)

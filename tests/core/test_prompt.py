@@ -92,7 +92,9 @@ def test_tools_are_rendered_with_name_description_and_arguments():
     assert render_tools(TOOLS).splitlines() == [
         "calculator: Evaluate arithmetic such as 12.5% of 2480.",
         "write_file: Write text to a file in the workspace.",
-        '  Action Input: a JSON object {"path": "string", "content": "string"}',
+        '  Action Input: a JSON object such as {"path": "...", "content": "..."}',
+        "    - path (string, required)",
+        "    - content (string, required)",
         "current_date: Today's date.",
         "  Action Input: none",
     ]

@@ -244,10 +244,10 @@ def system_text(prompt: Any) -> str:
 
 def test_each_format_prompt_describes_the_tools_its_way():
     xml = system_text(get_format("xml").build_prompt([write_file]))
-    assert "- write_file(path: string, content: string): Write text to a file." in xml
+    assert '- write_file(path="...", content="..."): Write text to a file.' in xml
     assert "call exactly one of [write_file]" in xml and "{" not in xml
     as_json = system_text(get_format("json").build_prompt([write_file]))
-    assert '"action_input": {"path": "string", "content": "string"}' in as_json
+    assert '"action_input": {"path": "...", "content": "..."}' in as_json
     question = get_format("xml").build_prompt([write_file]).invoke({"input": "q"}).to_messages()
     assert question[1].content == "<question>q</question>"
 

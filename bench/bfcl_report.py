@@ -1,0 +1,104 @@
+"""The BFCL tables (`bench/bfcl.py`): passed per category and agent, by half, and the kinds of miss.
+
+`save` writes `<stem>.json` (the settings with the shipped prompt's fingerprint, which
+`scripts/make_docs_assets.py --check` compares, and every run) and `<stem>.md`, and returns the
+Markdown. The even case ids are the tuning half, the odd ones held out, the live categories a
+further held-out set. Nothing here runs a model.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from custom_react.prompt import prompt_fingerprint
+from tools import default_tools
+
+GROUPS = (
+    ("even ids (tuning half)", lambda r: not r["id"].startswith("live") and _number(r) % 2 == 0),
+    ("odd ids (held-out half)", lambda r: not r["id"].startswith("live") and _number(r) % 2 == 1),
+    ("live categories (further held-out)", lambda r: r["id"].startswith("live")),
+)
+
+
+def _number(record: dict[str, Any]) -> int:
+    match = re.search(r"(\d+)", record["id"][len(record["category"]) :])
+    return int(match.group(1)) if match else 0
+
+
+def table(records: Sequence[dict[str, Any]], agents: Sequence[str]) -> list[str]:
+    """One row per category, one column per agent: passed/cases, and the total."""
+    categories = list(dict.fromkeys(r["category"] for r in records))
+    rows = ["| category | " + " | ".join(agents) + " |", "|---|" + "---:|" * len(agents)]
+    for category in [*categories, "**all**"]:
+        cells = []
+        for agent in agents:
+            runs = [
+                r for r in records if r["agent"] == agent and category in (r["category"], "**all**")
+            ]
+            passed = sum(r["passed"] for r in runs)
+            cells.append(f"{passed}/{len(runs)}" if runs else "-")
+        rows.append(f"| {category} | " + " | ".join(cells) + " |")
+    return rows
+
+
+def miss_kind(record: dict[str, Any]) -> str:
+    """A miss's kind: BFCL's error type without the checker's name, or ours (no call, a crash)."""
+    if record.get("error"):
+        return "crashed: " + record["error"].split(":")[0]
+    kind = record["miss"].split(":")[0] if ":" in record["miss"] else record["miss"]
+    message = record["miss"].split(":", 1)[-1].strip()
+    if kind.startswith("simple_function_checker") or kind.startswith("type_error"):
+        kind = re.sub(r"'[^']*'", "'…'", message.split(".")[0])
+    return kind
+
+
+def misses(records: Sequence[dict[str, Any]], agents: Sequence[str]) -> list[str]:
+    """The kinds of miss per agent, most common first."""
+    rows = ["| agent | misses by kind |", "|---|---|"]
+    for agent in agents:
+        kinds = Counter(miss_kind(r) for r in records if r["agent"] == agent and not r["passed"])
+        text = "; ".join(f"{count}× {kind}" for kind, count in kinds.most_common(6))
+        rows.append(f"| {agent} | {text or '-'} |")
+    return rows
+
+
+def render(records: Sequence[dict[str, Any]], model: str, key: str) -> str:
+    """The Markdown report."""
+    agents = list(dict.fromkeys(r["agent"] for r in records))
+    commands = "\n".join(f"    {c}" for c in dict.fromkeys(r.get("command", "") for r in records))
+    parts = [
+        f"# BFCL v4 on {model}: text ReAct against native tool calls\n",
+        f"Made {time.strftime('%Y-%m-%d')} by these commands (the runs of each are kept):\n\n"
+        f"{commands}\n\nbfcl-eval and prompt key `{key}`. A case passes when BFCL's `ast_checker` accepts the first call the agent let a tool run "
+        "within 3 steps (every call, in the parallel categories); an irrelevance case when no "
+        "tool ran.\n",
+    ]
+    for title, member in GROUPS:
+        chosen = [r for r in records if member(r)]
+        if chosen:
+            parts += [f"## {title}\n", "\n".join(table(chosen, agents)) + "\n"]
+    parts += ["## Misses by kind (every case above)\n", "\n".join(misses(records, agents)) + "\n"]
+    return "\n".join(parts)
+
+
+def save(records: Sequence[dict[str, Any]], stem: Path, model: str, key: str) -> str:
+    """Write `<stem>.json` and `<stem>.md`; return the Markdown."""
+    settings = {
+        "model": model,
+        "date": time.strftime("%Y-%m-%d"),
+        "key": key,
+        "prompt_fingerprint": prompt_fingerprint(default_tools()),
+    }
+    data = {"settings": settings, "runs": list(records)}
+    Path(f"{stem}.json").write_text(
+        json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
+    text = render(records, model, key)
+    Path(f"{stem}.md").write_text(text, encoding="utf-8")
+    return text

@@ -1,0 +1,67 @@
+"""The BFCL bench (`bench/bfcl.py`), offline: its cases, its tools, BFCL's checker, one scripted run.
+
+Skipped when `bfcl-eval` is not installed (`pip install --no-deps bfcl-eval==2026.3.23`).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+pytest.importorskip("bfcl_eval")
+
+from bench.bfcl import (
+    json_schema,
+    load_cases,
+    pick,
+    recording_tools,
+    run_case,
+    tool_name,
+    verdict,
+)
+from custom_react.testing import Script
+
+
+def test_the_checker_runs_without_the_provider_sdks_through_the_registry_stub() -> None:
+    case = load_cases("simple_python")[0]
+    assert verdict(case, [{"calculate_triangle_area": {"base": 10, "height": 5}}])["passed"]
+    wrong = verdict(case, [{"calculate_triangle_area": {"base": "10", "height": 5}}])
+    assert not wrong["passed"] and "Expected type integer, got str" in wrong["miss"]
+    assert "anthropic" not in sys.modules  # the registry's SDKs were never imported
+
+
+def test_bfcl_types_become_json_schema_and_names_lose_their_dots() -> None:
+    schema = {"type": "dict", "properties": {"x": {"type": "float"}, "t": {"type": "tuple"}}}
+    assert json_schema(schema) == {
+        "type": "object",
+        "properties": {"x": {"type": "number"}, "t": {"type": "array"}},
+    }
+    assert tool_name("math.factorial") == "math_factorial"
+
+
+def test_the_halves_split_by_the_case_number_and_the_sample_is_seeded() -> None:
+    cases = load_cases("multiple")
+    even, odd = pick(cases, "even", 5, 0), pick(cases, "odd", 5, 0)
+    assert all(case.number % 2 == 0 for case in even) and all(c.number % 2 for c in odd)
+    assert [c.id for c in even] == [c.id for c in pick(cases, "even", 5, 0)]
+
+
+def test_the_tools_record_calls_under_bfcls_names_and_irrelevance_passes_without_one() -> None:
+    case = load_cases("simple_python")[1]  # math.factorial
+    calls: list = []
+    (tool,) = recording_tools(case, calls)
+    tool.invoke({"number": 5})
+    assert calls == [{"math.factorial": {"number": 5}}] and verdict(case, calls)["passed"]
+    irrelevant = load_cases("irrelevance")[0]
+    assert verdict(irrelevant, [])["passed"] and not verdict(irrelevant, calls)["passed"]
+
+
+def test_one_scripted_run_is_scored_on_the_call_our_agent_let_run(monkeypatch) -> None:
+    case = load_cases("simple_python")[0]
+    script = Script(
+        'Thought: area.\nAction: calculate_triangle_area\nAction Input: {"base": "10", "height": 5}'
+    )
+    record = run_case(case, "text", script.model)
+    assert record["calls"] == [{"calculate_triangle_area": {"base": 10, "height": 5}}]
+    assert record["passed"] and record["transcript"]

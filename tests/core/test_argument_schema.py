@@ -1,0 +1,197 @@
+"""The Action Input checked against the tool's schema: JSON-schema and pydantic tools alike.
+
+An unambiguous coercion (`"10"` to 10, `"true"` to true, one value to `[value]`) is made, and the
+step keeps both the input as written and the arguments the tool ran with; an input that still
+breaks the schema goes back as the Observation (the argument, its type, the allowed values), in
+every format, and as a format error in `TextReActMiddleware`. Scripted models, in invoke, ainvoke
+and stream; the tool list shows typed examples and one line per argument.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import pytest
+from langchain_core.messages import AIMessage
+from langchain_core.tools import StructuredTool, tool
+
+from custom_react import CustomReActAgent
+from custom_react.arguments import argument_problem, bind_arguments, coerce
+from custom_react.formats import get_format
+from custom_react.prompt import describe_input
+from tests.conftest import run_by
+
+WAYS = ["invoke", "ainvoke", "stream"]
+AREA_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "base": {"type": "integer", "description": "The base."},
+        "height": {"type": "number", "description": "The height."},
+        "unit": {"type": "string", "enum": ["cm", "m"], "default": "cm"},
+        "exact": {"type": "boolean"},
+        "tags": {"type": "array", "items": {"type": "integer"}},
+    },
+    "required": ["base", "height"],
+}
+
+
+def area_tool(calls: list[dict[str, Any]]) -> StructuredTool:
+    def area(**args: Any) -> str:
+        calls.append(args)
+        return "area computed"
+
+    return StructuredTool.from_function(
+        func=area, name="area", description="Area of a triangle.", args_schema=AREA_SCHEMA
+    )
+
+
+@tool
+def repeat(word: str, times: int, loud: bool = False) -> str:
+    """Repeat a word."""
+    return " ".join([word.upper() if loud else word] * times)
+
+
+@pytest.mark.parametrize(
+    ("value", "schema", "expected"),
+    [
+        ("10", {"type": "integer"}, 10),
+        (" -3 ", {"type": "integer"}, -3),
+        (5.0, {"type": "integer"}, 5),
+        ("2.5", {"type": "number"}, 2.5),
+        ("7", {"type": "number"}, 7),
+        ("true", {"type": "boolean"}, True),
+        ("False", {"type": "boolean"}, False),
+        ("a", {"type": "array", "items": {"type": "string"}}, ["a"]),
+        ("3", {"type": "array", "items": {"type": "integer"}}, [3]),
+        ('[1, "2"]', {"type": "array", "items": {"type": "integer"}}, [1, 2]),
+        ('{"a": 1}', {"type": "object"}, {"a": 1}),
+        (12, {"type": "string"}, "12"),
+        ("12", {"anyOf": [{"type": "integer"}, {"type": "null"}]}, 12),
+        # ambiguous or impossible: left for the check to name
+        ("2.5", {"type": "integer"}, "2.5"),
+        ("ten", {"type": "integer"}, "ten"),
+        ("yes", {"type": "boolean"}, "yes"),
+        (True, {"type": "integer"}, True),
+        ("1", {"anyOf": [{"type": "integer"}, {"type": "string"}]}, "1"),
+    ],
+)
+def test_only_unambiguous_coercions_are_made(value: Any, schema: Any, expected: Any) -> None:
+    assert coerce(value, schema) == expected
+    assert type(coerce(value, schema)) is type(expected)
+
+
+def test_a_pydantic_tool_is_coerced_and_checked_like_a_json_schema_tool() -> None:
+    args, written = bind_arguments(repeat, {"word": "hi", "times": "3", "loud": "true"})
+    assert args == {"word": "hi", "times": 3, "loud": True}
+    assert written == {"word": "hi", "times": "3", "loud": "true"}  # as the model wrote it
+    problem = argument_problem(repeat, {"word": "hi", "times": "many"})
+    assert problem is not None and "times" in problem and "integer" in problem
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ({"base": "ten", "height": 2}, ["base", "integer", '"ten"']),
+        ({"base": 1, "height": 2, "unit": "km"}, ["unit", '"cm", "m"', '"km"']),
+        ({"height": 2}, ["base", "integer", "missing"]),
+        ({"base": 1, "height": 2, "size": 3}, ["size", "base, height, unit, exact, tags"]),
+    ],
+)
+def test_an_input_that_breaks_the_schema_is_named_with_its_type_or_values(
+    args: dict[str, Any], words: list[str]
+) -> None:
+    problem = argument_problem(area_tool([]), args)
+    assert problem is not None
+    assert all(word in problem for word in words), problem
+
+
+def test_the_chinese_message_comes_from_the_chinese_table() -> None:
+    problem = argument_problem(area_tool([]), {"base": "ten", "height": 2}, "zh")
+    assert problem is not None and "没有运行" in problem and "base" in problem
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_the_loop_coerces_records_both_and_sends_a_bad_input_back(script: Any, way: str) -> None:
+    calls: list[dict[str, Any]] = []
+    model = script(
+        'Thought: area.\nAction: area\nAction Input: {"base": "ten", "height": "2.5"}',
+        'Thought: again.\nAction: area\nAction Input: {"base": "10", "height": "2.5"}',
+        "Final Answer: 12.5",
+    )
+    agent = CustomReActAgent(model.model, [area_tool(calls)])
+    result, _ = run_by(agent, way, "Area of base 10, height 2.5?")
+    assert calls == [{"base": 10, "height": 2.5}]  # only the valid input ran, coerced
+    (refused, _), (ran, observation) = result["intermediate_steps"]
+    assert refused.tool_input == {"base": "ten", "height": "2.5"}
+    assert ran.tool_input == {"base": "10", "height": "2.5"}  # the input as written ...
+    replies = [m for m in result["messages"] if isinstance(m, AIMessage) and m.tool_calls]
+    tool_calls = [m.tool_calls[0] for m in replies]
+    assert tool_calls[1]["args"] == {"base": 10, "height": 2.5}  # ... and as it ran
+    assert observation == "area computed"
+    second_prompt = model.prompts[1][-1].content
+    assert "base takes a JSON integer" in second_prompt and '"ten"' in second_prompt
+
+
+@pytest.mark.parametrize("step_format", ["xml", "json"])
+def test_every_format_checks_the_input(script: Any, step_format: str) -> None:
+    calls: list[dict[str, Any]] = []
+    wrong = {
+        "xml": '<thought>t</thought><action>area(base=1, height=2, unit="km")</action>',
+        "json": '{"thought": "t", "action": "area", "action_input": '
+        '{"base": 1, "height": 2, "unit": "km"}}',
+    }[step_format]
+    answer = {"xml": "<final_answer>2</final_answer>", "json": '{"final_answer": "2"}'}
+    model = script(wrong, answer[step_format])
+    agent = CustomReActAgent(model.model, [area_tool(calls)], format=step_format)
+    result = agent.invoke("Area?")
+    assert calls == [] and result["output"] == "2"
+    ((_, observation),) = result["intermediate_steps"]
+    assert '"cm", "m"' in observation
+
+
+def test_the_middleware_sends_a_bad_input_back_as_a_format_error(script: Any) -> None:
+    pytest.importorskip("langchain.agents")
+    from langchain.agents import create_agent
+
+    from custom_react.integrations.create_agent import TextReActMiddleware
+
+    calls: list[dict[str, Any]] = []
+    model = script(
+        'Thought: t\nAction: area\nAction Input: {"base": "ten", "height": 2}',
+        'Thought: t\nAction: area\nAction Input: {"base": "4", "height": 2}',
+        "Thought: done\nFinal Answer: 4",
+    )
+    graph = create_agent(model.model, [area_tool(calls)], middleware=[TextReActMiddleware()])
+    state = graph.invoke({"messages": [("user", "Area?")]})
+    assert calls == [{"base": 4, "height": 2}]
+    assert "base takes a JSON integer" in model.prompts[1][-1].content
+    assert state["messages"][-1].content == "4"
+
+
+def test_the_tool_list_shows_a_typed_example_and_every_argument() -> None:
+    shown = describe_input(area_tool([]))
+    first, *lines = shown.splitlines()
+    assert first == 'Action Input: a JSON object such as {"base": 0, "height": 0.0}'
+    assert lines[0].strip() == "- base (integer, required): The base."
+    assert lines[2].strip() == '- unit (string, optional, one of "cm", "m", default "cm")'
+    assert "tags (array, optional)" in lines[4]
+    for name in ("xml", "json"):
+        assert '- unit (string, optional, one of "cm", "m"' in get_format(name).render_tools(
+            [area_tool([])]
+        )
+
+
+def test_a_one_text_argument_tool_is_shown_as_before() -> None:
+    @tool
+    def search(query: str) -> str:
+        """Search."""
+        return query
+
+    @tool
+    def pick(level: Literal["low", "high"], note: str | None = None) -> str:
+        """Pick a level."""
+        return level
+
+    assert describe_input(search) == ""
+    assert '{"level": "low"}' in describe_input(pick)
+    assert "note (string, optional, default null)" in describe_input(pick)
