@@ -113,7 +113,6 @@ class CustomReActAgent(StepRunnable):
                 ending = yield from self._answer(step, reply.text, run)
             else:
                 # Action: run exactly one tool; whatever it returns (or raises) is the Observation.
-                run.failures = 0
                 ending = yield from self._act(step, run, config)
             if ending is not None:
                 return ending
@@ -133,6 +132,8 @@ class CustomReActAgent(StepRunnable):
             return run.paused(pause.pending, self.language)
         step = request.observed(self.toolbox.shorten(observation), status)
         yield ObservationEvent(run.record(step))
+        # An input the tool's schema refuses counts like a format error; a step that ran resets it.
+        run.failures = run.failures + 1 if status == "invalid_input" else 0
         if status == "ok" and self.toolbox.returns_directly(request.tool):
             # The tool's output is the answer itself (`return_direct`): no more model calls.
             answer = FinalAnswerEvent(observation, "", run.iterations, returned_by=request.tool)

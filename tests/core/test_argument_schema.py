@@ -195,3 +195,27 @@ def test_a_one_text_argument_tool_is_shown_as_before() -> None:
     assert describe_input(search) == ""
     assert '{"level": "low"}' in describe_input(pick)
     assert "note (string, optional, default null)" in describe_input(pick)
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_inputs_the_schema_refuses_count_like_format_errors(script, way, language):
+    """Three refused inputs in a row end the run at `max_consecutive_parse_failures`."""
+    calls: list[dict[str, Any]] = []
+    bad = 'Action: area\nAction Input: {"base": "ten", "height": 2}'
+    model = script(bad, bad, bad)
+    agent = CustomReActAgent(model.model, [area_tool(calls)], language=language)
+    result, _ = run_by(agent, way, "Area of a 10 by 2 triangle?")
+    assert calls == []
+    assert [m.status for m in result["messages"] if m.type == "tool"] == ["error"] * 3
+    assert result["stop_reason"] == "parse_failures" and result["error"]
+    assert result["iterations"] == 3
+
+
+def test_a_step_that_runs_resets_the_count(script):
+    calls: list[dict[str, Any]] = []
+    bad = 'Action: area\nAction Input: {"base": "ten", "height": 2}'
+    good = 'Action: area\nAction Input: {"base": 10, "height": 2}'
+    model = script(bad, bad, good, bad, bad, "Final Answer: 10")
+    result = CustomReActAgent(model.model, [area_tool(calls)]).invoke("Area?")
+    assert len(calls) == 1 and result["stop_reason"] == "final_answer"
