@@ -7,7 +7,7 @@ The events that announce and finish it carry that same value (`events.ActionEven
 `events.ObservationEvent`), and the memory stores it. `ParseFailure`, `AnswerRejected` and
 `FinalAnswerEvent` are the other records. Each record turns itself into what others need:
 `to_messages` (LangChain messages), `exchange` (its part of the transcript the model reads),
-`to_intermediate_steps` (the legacy pairs) and `to_dict` / `step_from_dict` (JSON, read back with
+`to_intermediate_steps` (the legacy pairs) and `to_dict` / `from_dict` (JSON, read back with
 every field checked against its type: `read_record`). Frozen dataclasses named with the paper's
 words; nothing here runs a tool or calls a model.
 """
@@ -45,8 +45,29 @@ Exchange = tuple[str, str | None]
 RecordT = TypeVar("RecordT")
 
 
+class Record:
+    """What every step record can do with JSON: write itself (`to_dict`), be read back (`from_dict`)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON data: its fields as they are, its `type` as its `kind`."""
+        data = {item.name: getattr(self, item.name) for item in fields(self)}  # type: ignore[arg-type]
+        return {"kind": data.pop("type"), **data}
+
+    @classmethod
+    def from_dict(cls: type[RecordT], data: Any, where: str = "step") -> RecordT:
+        """The record `to_dict` wrote, every field checked against its type (`read_record`).
+
+        Raises:
+            ValueError: Not this kind of record, or a field is missing, unknown or wrong.
+        """
+        kind = getattr(cls, "type", None)
+        if not isinstance(data, dict) or data.get("kind") != kind:
+            raise ValueError(f"{where} is not a {kind} record.")
+        return read_record(cls, {k: v for k, v in data.items() if k != "kind"}, where)
+
+
 @dataclass(frozen=True, repr=False)
-class ToolStep:
+class ToolStep(Record):
     """One tool step: the Action as parsed, then bound to its tool, then with its Observation."""
 
     tool: str
@@ -107,10 +128,6 @@ class ToolStep:
         """`(AgentAction, observation)`, as `AgentExecutor` returns it."""
         return [(AgentAction(self.tool, self.tool_input, self.log), self.observation)]
 
-    def to_dict(self) -> dict[str, Any]:
-        """The step as JSON data, with its kind (`step_from_dict` reads it back)."""
-        return record_to_dict(self)
-
 
 _DEFAULTS = {
     item.name: item.default_factory() if item.default is MISSING else item.default  # type: ignore[operator]
@@ -121,7 +138,7 @@ _DEFAULTS = {
 
 
 @dataclass(frozen=True)
-class ParseFailure:
+class ParseFailure(Record):
     """The reply broke the ReAct format; the error goes back to the model as an observation."""
 
     text: str
@@ -146,13 +163,9 @@ class ParseFailure:
         """The `_Exception` pair `AgentExecutor(handle_parsing_errors=True)` records."""
         return [(AgentAction(PARSE_ERROR_TOOL, self.text, self.text), self.error)]
 
-    def to_dict(self) -> dict[str, Any]:
-        """The record as JSON data, with its kind."""
-        return record_to_dict(self)
-
 
 @dataclass(frozen=True)
-class FinalAnswerEvent:
+class FinalAnswerEvent(Record):
     """The model wrote its final answer."""
 
     output: str
@@ -181,13 +194,9 @@ class FinalAnswerEvent:
         """None: `intermediate_steps` holds the actions only."""
         return []
 
-    def to_dict(self) -> dict[str, Any]:
-        """The record as JSON data, with its kind."""
-        return record_to_dict(self)
-
 
 @dataclass(frozen=True)
-class AnswerRejected:
+class AnswerRejected(Record):
     """A check sent the Final Answer back (`final_answer_checks`); its problems are the observation."""
 
     output: str
@@ -212,10 +221,6 @@ class AnswerRejected:
         """None: `intermediate_steps` holds the actions and format errors only."""
         return []
 
-    def to_dict(self) -> dict[str, Any]:
-        """The record as JSON data, with its kind."""
-        return record_to_dict(self)
-
     @property
     def message(self) -> str:
         """What the model reads: the problems, one per line."""
@@ -237,12 +242,6 @@ def action_key(tool: str, args: dict[str, Any]) -> str:
     return tool + "\x00" + json.dumps(normalized, sort_keys=True, ensure_ascii=False, default=str)
 
 
-def record_to_dict(record: Any) -> dict[str, Any]:
-    """A frozen record as JSON data: its fields as they are, its `type` as its kind."""
-    data = {item.name: getattr(record, item.name) for item in fields(record)}
-    return {"kind": data.pop("type"), **data}
-
-
 def step_from_dict(data: Any, where: str = "step") -> Step:
     """The step record `to_dict` wrote, checked field by field; a tool step must have run.
 
@@ -252,8 +251,7 @@ def step_from_dict(data: Any, where: str = "step") -> Step:
     if not isinstance(data, dict) or data.get("kind") not in _KINDS:
         kind = data.get("kind") if isinstance(data, dict) else type(data).__name__
         raise ValueError(f"{where} is of unknown kind {kind!r}; the kinds are {sorted(_KINDS)}.")
-    record = {key: value for key, value in data.items() if key != "kind"}
-    step: Step = read_record(_KINDS[data["kind"]], record, f"{where} ({data['kind']})")
+    step: Step = _KINDS[data["kind"]].from_dict(data, f"{where} ({data['kind']})")
     if isinstance(step, ToolStep) and step.status == "pending":
         raise ValueError(f"{where} (tool_step) has no observation: a stored tool step ran.")
     return step

@@ -3,7 +3,7 @@
 `pending_to_dict` / `pending_from_dict` write and read the waiting call (a `steps.ToolStep` not
 yet run) with its `digest`: a hash of its id, tool and exact arguments (`call_digest`) that a
 person's decision is bound to. Reading checks each field against the record's type hints
-(`steps.read_record`, strict), so a malformed or tampered call is refused, naming the field,
+(`ToolStep.from_dict`, strict), so a malformed or tampered call is refused, naming the field,
 before any tool runs; a call whose digest no longer matches is refused as changed.
 """
 
@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from custom_react.pausing.store import ResumeRefused
-from custom_react.steps import ToolStep, read_record
+from custom_react.steps import ToolStep
 
 
 def call_digest(call: ToolStep) -> str:
@@ -37,11 +37,10 @@ def pending_from_dict(data: Any) -> ToolStep:
         ResumeRefused: The call was changed after the pause (its digest does not match).
         ValueError: A field is missing or wrong, or the call already has an Observation.
     """
-    if not isinstance(data, dict) or data.get("kind") != "tool_step":
+    if not isinstance(data, dict):
         raise ValueError("The state's 'pending' must be the waiting tool step as JSON.")
     digest = data.get("digest")
-    fields = {k: v for k, v in data.items() if k not in ("digest", "kind")}
-    call = read_record(ToolStep, fields, "pending")
+    call = ToolStep.from_dict({k: v for k, v in data.items() if k != "digest"}, "pending")
     if call.observation or call.status != "pending":
         raise ValueError("The state's 'pending' call already has an Observation: it ran.")
     if not isinstance(digest, str) or not hmac.compare_digest(digest, call_digest(call)):
