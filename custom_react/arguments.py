@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -34,7 +35,7 @@ def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
     given by keyword, in schema order; extra ones are joined into the last. Tools without
     arguments ignore the input.
     """
-    names = list(tool.args)
+    names = list(tool_schema(tool).args)
     if not names:
         return {}
     if isinstance(tool_input, str):
@@ -72,6 +73,38 @@ def bind_arguments(
     return args, args if positional else tool_input
 
 
+@dataclass(frozen=True)
+class ToolSchema:
+    """What the checks read of one tool, made once: building a schema costs more than a step.
+
+    `args`: each argument's JSON schema, by name; `validator`: the check of what the model writes.
+    """
+
+    args: dict[str, Any]
+    validator: Draft202012Validator | None
+
+
+_SCHEMAS: dict[int, tuple[BaseTool, ToolSchema]] = {}
+_MAX_SCHEMAS = 1024
+
+
+def tool_schema(tool: BaseTool) -> ToolSchema:
+    """The tool's `ToolSchema`, made the first time it is asked for and kept with the tool."""
+    known = _SCHEMAS.get(id(tool))
+    if known is not None and known[0] is tool:
+        return known[1]
+    schema = input_schema(tool)
+    try:
+        validator = None if not schema else Draft202012Validator(schema)
+    except SchemaError:  # a schema the checker cannot read is not held against the model
+        validator = None
+    made = ToolSchema(dict(tool.args), validator)
+    if len(_SCHEMAS) >= _MAX_SCHEMAS:
+        _SCHEMAS.clear()
+    _SCHEMAS[id(tool)] = (tool, made)
+    return made
+
+
 def input_schema(tool: BaseTool) -> dict[str, Any] | None:
     """The JSON schema of the arguments the model writes (injected ones left out), if any."""
     if tool.args_schema is None:
@@ -92,7 +125,7 @@ def coerce_arguments(tool: BaseTool, args: dict[str, Any]) -> dict[str, Any]:
     a one-item array (its items coerced too). Anything else is left for `argument_problem`. The
     step keeps the input as written (`ActionRequest.tool_input`) next to these arguments.
     """
-    properties = tool.args
+    properties = tool_schema(tool).args
     return {name: coerce(value, properties.get(name, {})) for name, value in args.items()}
 
 
@@ -176,13 +209,14 @@ def argument_problem(tool: BaseTool, args: dict[str, Any], language: str = "en")
     """
     if unknown := unknown_arguments(tool, args):
         return unknown_arguments_message(tool, unknown, language)
-    schema = input_schema(tool)
-    if not schema:
+    validator = tool_schema(tool).validator
+    if validator is None:
         return None
     try:
-        error = best_match(Draft202012Validator(schema).iter_errors(args))
+        error = best_match(validator.iter_errors(args))
     except (SchemaError, UnknownType):
         return None
+    schema: dict[str, Any] = validator.schema  # type: ignore[assignment]
     return None if error is None else _problem_message(tool, schema, error, language)
 
 
@@ -196,30 +230,15 @@ def _problem_message(
         return message("argument_missing", language, tool=tool.name, argument=name, kind=kind)
     argument = ".".join(str(part) for part in error.absolute_path) or "?"
     given = json.dumps(error.instance, ensure_ascii=False)[:80]
+    values = {"tool": tool.name, "argument": argument, "given": given}
     if error.validator == "enum":
         allowed = ", ".join(json.dumps(v, ensure_ascii=False) for v in error.validator_value)
-        return message(
-            "argument_not_allowed",
-            language,
-            tool=tool.name,
-            argument=argument,
-            given=given,
-            allowed=allowed,
-        )
+        return message("argument_not_allowed", language, allowed=allowed, **values)
     if error.validator == "type":
         kinds = error.validator_value
         kind = kinds if isinstance(kinds, str) else "/".join(kinds)
-        return message(
-            "argument_wrong_type",
-            language,
-            tool=tool.name,
-            argument=argument,
-            given=given,
-            kind=kind,
-        )
-    return message(
-        "argument_invalid", language, tool=tool.name, argument=argument, reason=error.message
-    )
+        return message("argument_wrong_type", language, kind=kind, **values)
+    return message("argument_invalid", language, reason=error.message, **values)
 
 
 def unknown_arguments(tool: BaseTool, args: dict[str, Any]) -> list[str]:
@@ -227,7 +246,7 @@ def unknown_arguments(tool: BaseTool, args: dict[str, Any]) -> list[str]:
 
     None for a tool that takes any (no schema, or extra arguments allowed).
     """
-    known = tool.args
+    known = tool_schema(tool).args
     if not known or _takes_any(tool):
         return []
     return [name for name in args if name not in known]
@@ -235,7 +254,7 @@ def unknown_arguments(tool: BaseTool, args: dict[str, Any]) -> list[str]:
 
 def unknown_arguments_message(tool: BaseTool, unknown: list[str], language: str = "en") -> str:
     """The observation for an input with arguments the tool does not have: nothing ran."""
-    valid = ", ".join(tool.args) or "(none)"
+    valid = ", ".join(tool_schema(tool).args) or "(none)"
     return message(
         "unknown_arguments", language, tool=tool.name, unknown=", ".join(unknown), valid=valid
     )
@@ -272,4 +291,4 @@ def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
     written = value.strip().strip("'\"`.").strip().lower()
     pattern = _PLACEHOLDER.format(name=re.escape(name.lower().replace("_", " ")))
     copied = re.fullmatch(pattern, written.replace("_", " ")) is not None
-    return copied and len(tool.args) == 1  # `tool.args` builds the schema: asked last
+    return copied and len(tool_schema(tool).args) == 1
