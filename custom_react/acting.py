@@ -153,20 +153,13 @@ def run_tool(
         return refused, "denied"
     # Only a call a person approved carries the approval key; one smuggled in is overwritten.
     config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: needs_approval})
-    if isinstance(tool, SubAgentTool):  # it runs live inside this step (`running/sub_agents.py`)
-        try:
-            return (yield from run_sub_agent(tool, request, config, resume, timeout))
-        except ApprovalPause:
-            raise  # the sub-agent waits for a person: so does this run
-        except TimedOut as error:
-            return message(
-                "tool_timed_out", language, tool=tool.name, seconds=error.seconds
-            ), "error"
-        except Exception as error:  # a bad input, or the sub-agent failed: an observation
-            return tool_failed(tool, error, language), "error"
     try:
         # Only the tool call is guarded: its failure is an observation the model can act on.
+        if isinstance(tool, SubAgentTool):  # it runs live inside this step (`sub_agents.py`)
+            return (yield from run_sub_agent(tool, request, config, resume, timeout))
         result = yield tool_call(tool, request, config, timeout)
+    except ApprovalPause:
+        raise  # a sub-agent waits for a person: so does this run
     except TimedOut as error:
         return message("tool_timed_out", language, tool=tool.name, seconds=error.seconds), "error"
     except Exception as error:  # any tool error becomes an observation

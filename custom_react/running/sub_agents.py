@@ -79,40 +79,44 @@ class SubAgentTool(BaseTool):
     def _run(
         self, input: str, config: RunnableConfig, run_manager: CallbackManagerForToolRun
     ) -> tuple[str, SubAgentRun]:
-        agent_input, child = ask(input, config, run_manager)
-        pauses = self._pauses_in_graph(config)
-        if pauses is not None:
-            agent_input = replay_decisions(pauses, agent_input, self.name)
-        events = list(self.agent.stream(agent_input, child))
-        return self._answer(events, config, pauses)
+        agent_input, child, task = self._start(input, config, run_manager)
+        return self._answer(list(self.agent.stream(agent_input, child)), config, task)
 
     async def _arun(
         self, input: str, config: RunnableConfig, run_manager: AsyncCallbackManagerForToolRun
     ) -> tuple[str, SubAgentRun]:
-        agent_input, child = ask(input, config, run_manager)
-        pauses = self._pauses_in_graph(config)
-        if pauses is not None:
-            agent_input = replay_decisions(pauses, agent_input, self.name)
+        agent_input, child, task = self._start(input, config, run_manager)
         events = [event async for event in self.agent.astream(agent_input, child)]
-        return self._answer(events, config, pauses)
+        return self._answer(events, config, task)
 
-    def _pauses_in_graph(self, config: RunnableConfig) -> list[dict[str, Any]] | None:
-        """Under a LangGraph graph with a checkpointer: this call's paused runs so far; else None."""
-        key = graph_task(config)
-        return None if key is None else self._graph_pauses.setdefault(key, [])
+    def _start(
+        self,
+        question: str,
+        config: RunnableConfig,
+        run_manager: CallbackManagerForToolRun | AsyncCallbackManagerForToolRun,
+    ) -> tuple[Any, RunnableConfig, tuple[str, str] | None]:
+        """The sub-agent's input and config, and the graph task it runs in (None: no graph).
+
+        Under a LangGraph graph with a checkpointer, a task run again after a resume replays the
+        decisions its earlier pauses got (`replay_decisions`).
+        """
+        agent_input, child = ask(question, config, run_manager)
+        task = graph_task(config)
+        if task is not None:
+            pauses = self._graph_pauses.setdefault(task, [])
+            agent_input = replay_decisions(pauses, agent_input, self.name)
+        return agent_input, child, task
 
     def _answer(
-        self, events: list[Any], config: RunnableConfig, pauses: list[dict[str, Any]] | None
+        self, events: list[Any], config: RunnableConfig, task: tuple[str, str] | None
     ) -> tuple[str, SubAgentRun]:
         """The tool's output; under a graph, a pause becomes LangGraph's `interrupt`."""
         last = events[-1] if events else None
-        if pauses is not None and isinstance(last, RunFinished):
+        if task is not None and isinstance(last, RunFinished):
             if last.result.stop_reason == "needs_approval" and last.result.state is not None:
-                pauses.append(last.result.state)
+                self._graph_pauses[task].append(last.result.state)
                 interrupt_for(last.result.state, self.name)  # raises: the graph pauses here
-            key = graph_task(config)
-            if key is not None:
-                self._graph_pauses.pop(key, None)  # finished: nothing left to resume
+            self._graph_pauses.pop(task, None)  # finished: nothing left to resume
         return answer_of(events, can_pause(config), self.name)
 
 

@@ -38,17 +38,21 @@ Events = Callable[[Any, RunnableConfig], Iterator[Any]]
 AsyncEvents = Callable[[Any, RunnableConfig], AsyncIterator[Any]]
 
 
+def run_names(runnable: Runnable[Any, Any], config: RunnableConfig) -> dict[str, Any]:
+    """The root run's name and id, as `invoke` gives them (the id is taken from the config)."""
+    return {
+        "name": config.get("run_name") or runnable.get_name(),
+        "run_id": config.pop("run_id", None),
+    }
+
+
 def traced(
     runnable: Runnable[Any, Any], agent_input: Any, config: RunnableConfig | None, events: Events
 ) -> Iterator[Any]:
     """Yield `events(agent_input, child_config)` inside one chain run named after `runnable`."""
     config = ensure_config(config)
-    run = get_callback_manager_for_config(config).on_chain_start(
-        None,
-        agent_input,
-        name=config.get("run_name") or runnable.get_name(),
-        run_id=config.pop("run_id", None),
-    )
+    manager = get_callback_manager_for_config(config)
+    run = manager.on_chain_start(None, agent_input, **run_names(runnable, config))
     child = patch_config(config, callbacks=run.get_child())
     last: Any = None
     try:
@@ -74,12 +78,8 @@ async def atraced(
 ) -> AsyncIterator[Any]:
     """`traced` for async events, each awaited in the run's context."""
     config = ensure_config(config)
-    run = await get_async_callback_manager_for_config(config).on_chain_start(
-        None,
-        agent_input,
-        name=config.get("run_name") or runnable.get_name(),
-        run_id=config.pop("run_id", None),
-    )
+    manager = get_async_callback_manager_for_config(config)
+    run = await manager.on_chain_start(None, agent_input, **run_names(runnable, config))
     child = patch_config(config, callbacks=run.get_child())
     last: Any = None
     try:
