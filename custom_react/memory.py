@@ -33,6 +33,8 @@ from custom_react.running.inputs import AgentInput, read_input
 from custom_react.steps import Observe, Step, ToolStep, action_key
 
 StepT = TypeVar("StepT", bound=Step)
+RAN = ("ok", "error")
+"""The statuses of a tool that really ran (it may have failed)."""
 
 
 @dataclass
@@ -128,13 +130,15 @@ class RunMemory(BaseRun):
         again (its failure may have passed). Every call that ran counts towards the budget.
         """
         key = action_key(tool, args)
-        ran = self._ran()
-        worked = [s for s in ran if s.status == "ok" and s.action_key == key]
-        return (worked[0].observation if worked else None), sum(s.tool == tool for s in ran)
-
-    def _ran(self) -> list[ToolStep]:
-        ran = ("ok", "error")  # the tool really ran (it may have failed)
-        return [step for step in self.steps if isinstance(step, ToolStep) and step.status in ran]
+        earlier: str | None = None
+        calls = 0
+        for step in self.steps:  # one pass; only this tool's steps are compared
+            if not isinstance(step, ToolStep) or step.tool != tool or step.status not in RAN:
+                continue
+            calls += 1
+            if earlier is None and step.status == "ok" and step.action_key == key:
+                earlier = step.observation
+        return earlier, calls
 
     @property
     def elapsed(self) -> float:
