@@ -626,8 +626,9 @@ def heading_anchors(page: Path) -> set[str]:
 
 
 def test_heading_anchors_follow_github() -> None:
-    page = DOCS / "failure-modes.zh.md"
+    page = DOCS / "parser.zh.md"
     assert "4-绕圈子同样的行动又来一次" in heading_anchors(page)
+    assert "1-编造的观察以及第一个步骤优先" in heading_anchors(page)
     assert "1-an-answer-that-fits-a-schema-response_format" in heading_anchors(
         DOCS / "structured-answers.md"
     )

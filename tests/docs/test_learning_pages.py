@@ -1,5 +1,8 @@
 """The learning path's code pages say what the code is: ReAct in 40 lines, the parser, the walkthrough.
 
+- The Learn ReAct path is the pages under its heading in docs/README.md, and each of them ends
+  with an Exercises section of two or three exercises, each answered by a Python block whose
+  printed output is written under it (so test_docs.py runs it and checks that output).
 - docs/react-in-40-lines(.zh).md shows `demos/react_in_40_lines.py` whole, and the block is the
   file exactly (not just a part of it); the agent part of that file stays within 40 lines of code.
 - docs/parser(.zh).md takes its cases from the real-world dialect set: every reply a page names by
@@ -20,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.docs.test_docs import Block, code_blocks
+from tests.docs.test_docs import Block, code_blocks, expected_output
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -32,6 +35,36 @@ PAGES = ["react-flow", "react-in-40-lines", "agent-walkthrough", "parser"]
 
 def page(name: str, language: str) -> Path:
     return DOCS / f"{name}{LANGUAGES[language]}"
+
+
+# -- The Learn path and its exercises -------------------------------------------------------------
+
+EXERCISES = {"en": "Exercises", "zh": "练习"}
+
+
+def learn_pages() -> list[str]:
+    """The Learn ReAct path: the numbered pages under its heading in docs/README.md."""
+    text = (DOCS / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Learn ReAct\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\d+\.\s+\[[^\]]+\]\(([\w.-]+?)\.md\)", section, re.MULTILINE)
+
+
+def test_the_learn_path_is_the_pages_checked_here() -> None:
+    assert learn_pages() == PAGES
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+@pytest.mark.parametrize("name", PAGES)
+def test_each_learn_page_ends_with_checked_exercises(name: str, language: str) -> None:
+    path = page(name, language)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    sections = [n for n, line in enumerate(lines, 1) if re.fullmatch(r"## .+", line)]
+    last = sections[-1]
+    assert lines[last - 1] == f"## {EXERCISES[language]}", f"{path.name}: exercises come last"
+    answers = [b for b in code_blocks(path) if b.line > last and b.info == "python"]
+    assert 2 <= len(answers) <= 3, f"{path.name}: two or three exercises, each with its answer"
+    for answer in answers:
+        assert expected_output(answer.code), f"{answer.id}: write what it prints under it"
 
 
 # -- ReAct in 40 lines ----------------------------------------------------------------------------
