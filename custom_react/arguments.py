@@ -42,8 +42,10 @@ def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
         return {names[0]: tool_input}
     if POSITIONAL_ARGS in tool_input:
         return _bind_positional(names, tool_input)
-    if len(names) == 1 and len(tool_input) == 1 and names[0] not in tool_input:
-        return {names[0]: next(iter(tool_input.values()))}
+    if len(names) == 1 and len(tool_input) == 1:
+        ((key, value),) = tool_input.items()
+        if key not in (names[0], *tool_schema(tool).hidden):  # an injected name is refused later
+            return {names[0]: value}
     return dict(tool_input)
 
 
@@ -82,6 +84,8 @@ class ToolSchema:
 
     args: dict[str, Any]
     validator: Draft202012Validator | None
+    hidden: frozenset[str] = frozenset()
+    """Parameters the loop fills and the model may not name (a `ToolRuntime`, injected ones)."""
 
 
 _SCHEMAS: dict[int, tuple[BaseTool, ToolSchema]] = {}
@@ -98,7 +102,8 @@ def tool_schema(tool: BaseTool) -> ToolSchema:
         validator = None if not schema else Draft202012Validator(schema)
     except SchemaError:  # a schema the checker cannot read is not held against the model
         validator = None
-    made = ToolSchema(dict(tool.args), validator)
+    fields = getattr(tool.args_schema, "model_fields", None) or {}
+    made = ToolSchema(dict(tool.args), validator, frozenset(fields) - set(tool.args))
     if len(_SCHEMAS) >= _MAX_SCHEMAS:
         _SCHEMAS.clear()
     _SCHEMAS[id(tool)] = (tool, made)

@@ -228,3 +228,27 @@ def test_a_forged_runtime_argument_is_refused_and_never_reaches_the_tool(fmt: st
     assert "runtime" in steps[0].observation  # the model is told it has no such argument
     assert seen == [("Hi", User("Ada"), steps[1].tool_call_id)]  # the real context, once
     assert "Mallory" not in repr(seen) and steps[1].observation == "Hi, Ada"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_input_that_is_only_a_forged_runtime_is_refused_not_renamed(fmt: str) -> None:
+    """A one-key object under another name fills a one-argument tool; an injected name does not."""
+    seen: list[str] = []
+
+    @tool
+    def greet(greeting: str, runtime: ToolRuntime[User]) -> str:
+        """Greet the user by name."""
+        seen.append(greeting)
+        return f"{greeting}, {runtime.context.name}"
+
+    model = Script(
+        action_reply(fmt, "greet", {"runtime": "Mallory"}),
+        action_reply(fmt, "greet", {"text": "Hello"}),  # renamed: the tool's only argument
+        final_reply(fmt),
+    )
+    agent = CustomReActAgent(model.model, [greet], format=fmt)
+    events = list(agent.stream("Hi!", context=User("Ada")))
+    steps = [event.step for event in events if event.type == "observation"]
+    assert [step.status for step in steps] == ["invalid_input", "ok"]
+    assert "runtime" in steps[0].observation
+    assert seen == ["Hello"] and steps[1].observation == "Hello, Ada"
