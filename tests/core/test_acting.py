@@ -91,6 +91,11 @@ TOOLS = [search, search_news, read_file, calculator, write_file, current_date]
         ("calc", "calculator"),  # unique prefix
         ("calculator_tool", "calculator"),  # tool name is a prefix of what was written
         ("current_date()", "current_date"),
+        ("The tool to use is `calculator`", "calculator"),  # the format's line copied
+        ("I will use read_file.", "read_file"),
+        ("search or calculator", None),  # two tools named: no guess
+        ("use search, then calculator", None),
+        ("search Action Input: x", None),  # a tool named first, then more text: not taken
         ("sea", None),  # ambiguous: search, search_news
         ("se", None),  # too short for a prefix
         ("browser", None),
