@@ -45,6 +45,16 @@ def command(questions: Path, out: Path, url: str) -> list[str]:
     ]
 
 
+def as_from_a_terminal() -> None:
+    """In the child, before it starts: Ctrl-C as a terminal delivers it (default, not blocked).
+
+    A test run started in the background by a non-interactive shell ignores SIGINT, and a child
+    inherits that: the comparison would never see the test's Ctrl-C.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+
+
 def lines(path: Path) -> list[dict]:
     if not path.is_file():
         return []
@@ -124,6 +134,7 @@ def test_ctrl_c_stops_at_once_keeping_every_finished_run(tmp_path: Path) -> None
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            preexec_fn=as_from_a_terminal,
         )
         deadline = time.monotonic() + 120
         while len(lines(results)) < 6 and child.poll() is None and time.monotonic() < deadline:
