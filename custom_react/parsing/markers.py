@@ -7,7 +7,8 @@ numbered, in markdown, with full-width colons; the marker words of other framewo
 and weak final-answer markers (LlamaIndex's `Answer:`, a conversational `AI:`, `Final Answer` with no
 colon) that count only when the reply has no real step. A marker opens a line; in the middle of a
 line only an `Action Input:` right after its `Action:`, a tag, or a capitalised `Action:` / `Final
-Answer:` after the end of a sentence count, so a word like "answer" in a thought never does. After
+Answer:` after the end of a sentence or right after an empty `Thought:` count, so a word like
+"answer" in a thought never does. After
 the first step only its Action Input may follow: any other ReAct marker ends the scan (the model
 made up the rest). `strip_think` drops `<think>` blocks; `reply_sections` reads a reply that is
 still being written. What a section means is `parser`'s job. This module is the one home of the
@@ -166,7 +167,7 @@ def _scan_line(scan: _Scan, line: str) -> None:
             position = head.end()
     inline = _INLINE.finditer(line, position) if _MAY_HOLD_INLINE.search(line, position) else ()
     for marker in inline:
-        found = _inline_marker(scan, marker, line)
+        found = _inline_marker(scan, marker, line, line[position : marker.start()])
         if found is None:
             continue
         kind, start, alias = found
@@ -185,8 +186,13 @@ def _scan_line(scan: _Scan, line: str) -> None:
     scan.target.append(line[position:])
 
 
-def _inline_marker(scan: _Scan, marker: re.Match[str], line: str) -> tuple[str, int, bool] | None:
-    """(kind, start, alias) of a marker in the middle of a line, or None when it is just text."""
+def _inline_marker(
+    scan: _Scan, marker: re.Match[str], line: str, before: str
+) -> tuple[str, int, bool] | None:
+    """(kind, start, alias) of a marker in the middle of a line, or None when it is just text.
+
+    `before` is the line's text between the section opened last and this marker.
+    """
     if marker.group("tag"):
         return _TAG_KINDS[marker.group("tag_name").lower()], marker.start(), False
     word = marker.lastgroup or ""
@@ -195,7 +201,10 @@ def _inline_marker(scan: _Scan, marker: re.Match[str], line: str) -> tuple[str, 
     current = scan.sections[-1][0] if scan.sections else ""
     if kind == "action_input" and current == "action":
         return kind, start, word in _ALIASES
-    sentence_ended = marker.group("stop") is not None
+    # A step right after an empty `Thought:` (`Thought: Final Answer: 2`) is how the transcript
+    # shows a step written without a thought (`scratchpad.with_cue`), and the model copies it.
+    opens_thought = current == "thought" and not before.strip() and not "".join(scan.target).strip()
+    sentence_ended = marker.group("stop") is not None or opens_thought
     if kind in STEPS and sentence_ended and not scan.stepped and not line[start].islower():
         return kind, start, word in _ALIASES
     return None

@@ -31,6 +31,7 @@ from custom_react.parser import (
     parse_llm_response,
 )
 from custom_react.parsing.action_input import parse_action_input
+from custom_react.scratchpad import TEXT_CUE, with_cue
 
 try:  # the legacy parser is an optional extra (`pip install -e .[legacy]`)
     from langchain_classic.agents.output_parsers import ReActSingleInputOutputParser
@@ -734,6 +735,59 @@ def test_parsing_the_log_again_gives_the_same_step(text: str) -> None:
     else:
         assert isinstance(again, FinalAnswer)
         assert again.output == step.output
+
+
+@given(REPLIES)
+def test_the_step_as_the_transcript_shows_it_parses_to_the_same_step(text: str) -> None:
+    """The model reads its step again after the `Thought: ` cue (`with_cue`) and copies that
+    shape: `Final Answer: 2` comes back as `Thought: Final Answer: 2`, which must still parse."""
+    try:
+        step = parse_llm_response(text)
+    except ParseError:
+        return
+    # A reply of prose alone is its answer with no marker: it is never shown as a step again.
+    assume(step.log.startswith(("Thought:", "Action:", "Final Answer:")))
+    shown = with_cue(step.log, TEXT_CUE)
+    last_line = shown.strip().splitlines()[-1].strip().lower()
+    assume(len(last_line) < 3 or not "observation:".startswith(last_line))
+    again = parse_llm_response(shown)
+    assert type(again) is type(step)
+    if isinstance(step, Action):
+        assert isinstance(again, Action)
+        assert (again.tool, again.tool_input) == (step.tool, step.tool_input)
+    else:
+        assert isinstance(again, FinalAnswer)
+        assert again.output == step.output
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Thought: Final Answer: 15.75 元", FinalAnswer(output="15.75 元")),
+        ("Thought: Action: search\nAction Input: roses", ("search", "roses")),
+        ("思考：Final Answer: 1.05 元", FinalAnswer(output="1.05 元")),
+        ("Thought:  Final Answer: 2\nObservation: made up", FinalAnswer(output="2")),
+    ],
+)
+def test_a_step_right_after_an_empty_thought_on_its_line_is_the_step(
+    text: str, expected: FinalAnswer | tuple[str, str]
+) -> None:
+    """Seen from the bundled model (a Chinese run): it wrote its answer as the transcript shows an
+    answer written without a thought, and was told it broke the format, three times."""
+    step = parse_llm_response(text)
+    if isinstance(expected, FinalAnswer):
+        assert isinstance(step, FinalAnswer) and step.output == expected.output
+    else:
+        assert isinstance(step, Action) and (step.tool, step.tool_input) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Thought: the Final Answer: is near", "Thought: final answer: 3", "Thought: so Action: x"],
+)
+def test_a_marker_after_words_of_the_thought_is_still_text(text: str) -> None:
+    with pytest.raises(ParseError):
+        parse_llm_response(text)
 
 
 # -- 4. Adversarial inputs (timed finely by bench/parser_speed.py, coarsely here) -----------------
