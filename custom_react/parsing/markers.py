@@ -8,9 +8,8 @@ and weak final-answer markers (LlamaIndex's `Answer:`, a conversational `AI:`, `
 colon) that count only when the reply has no real step. A marker opens a line; in the middle of a
 line only an `Action Input:` right after its `Action:`, a tag, or a capitalised `Action:` / `Final
 Answer:` after the end of a sentence or right after an empty `Thought:` count, so a word like
-"answer" in a thought never does. After
-the first step only its Action Input may follow: any other ReAct marker ends the scan (the model
-made up the rest). `strip_think` drops `<think>` blocks; `reply_sections` reads a reply that is
+"answer" in a thought never does. After the first step only its Action Input may follow: any other
+ReAct marker ends the scan (the model made up the rest). `strip_think` drops `<think>` blocks; `reply_sections` reads a reply that is
 still being written. What a section means is `parser`'s job. This module is the one home of the
 marker words: `MARKERS` (how the prompts and the rewritten log spell them), `CHINESE_MARKERS` (how
 the Chinese console shows them) and every word read. Linear time: anchored patterns whose
