@@ -4,11 +4,13 @@
 benches run. LangChain's two agents have a table of their own (`BASELINES`): the legacy agent
 reads the `hwchase17/react` prompt with the tools as `create_react_agent` renders them (in any
 language: the prompt is English); `create_agent` with native tool calls reads its system prompt
-and the tools' schemas as they are sent to the provider. Every other agent (ours in the text, XML
-or JSON format, `create_agent` with `TextReActMiddleware`, Plan-and-Execute, an experiment's
-condition) reads our default system prompt in the run's language
-(`custom_react.prompt.prompt_fingerprint`). So a change to our English prompt changes only our
-agents' English fingerprints, and a change to the Chinese one only their Chinese ones.
+and the tools' schemas as they are sent to the provider. Every other agent is ours (ours in the
+text, XML or JSON format, `create_agent` with `TextReActMiddleware`, Plan-and-Execute, an
+experiment's condition) and gets the fingerprint of our default system prompt in the run's
+language (`custom_react.prompt.prompt_fingerprint`: the text format's template and examples with
+the tools); the templates a variant reads instead or besides (the XML and JSON formats', the
+planner's, an experiment's own) are not hashed. So a change to our English prompt changes only
+our agents' English fingerprints, and a change to the Chinese one only their Chinese ones.
 `fingerprint_with(tools)` is that function for one tool list (each value made once),
 `agent_fingerprints` makes what a saved result records: `{agent: {language: fingerprint}}` for
 the (agent, language) pairs its runs read, `changed_fingerprints` says which of a record's are
