@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from custom_react import CustomReActAgent, ParseFailure, RunFinished
-from custom_react.prompt import prompt_fingerprint
+from custom_react.compare.runners.fingerprint import agent_fingerprints, fingerprint_with
 from custom_react.serving.server import LocalModelServer
 from custom_react.serving.weights import ensure_model_file
 from tools import default_tools
@@ -70,7 +70,7 @@ def questions() -> list[dict[str, Any]]:
 def run(server: LocalModelServer, item: dict[str, Any], constrained: bool) -> dict[str, Any]:
     """One question, one setting: what the run ended with."""
     extra = {"extra_body": {"grammar": grammar(Answer.model_json_schema())}} if constrained else {}
-    language = "zh" if item["id"].startswith("zh-") else "en"
+    language = item_language(item)
     agent = CustomReActAgent(
         server.chat_model(**extra),
         default_tools(),
@@ -93,6 +93,11 @@ def run(server: LocalModelServer, item: dict[str, Any], constrained: bool) -> di
         "model_calls": last.result.iterations,
         "output": last.result.output,
     }
+
+
+def item_language(item: dict[str, Any]) -> str:
+    """The prompt a question is asked with: Chinese for the `zh-` questions, else English."""
+    return "zh" if item["id"].startswith("zh-") else "en"
 
 
 def table(records: list[dict[str, Any]]) -> str:
@@ -131,7 +136,10 @@ def main() -> None:
     settings = {
         "command": "flock /tmp/custom-react-model.lock python bench/answer_grammar.py "
         + " ".join(sys.argv[1:]),
-        "prompt_fingerprint": prompt_fingerprint(default_tools()),
+        "prompt_fingerprints": agent_fingerprints(
+            [("custom", item_language(item)) for item in questions()],
+            fingerprint_with(default_tools()),
+        ),
         "grammar": grammar(Answer.model_json_schema()),
     }
     data = {"settings": settings, "records": records}

@@ -28,12 +28,15 @@ Agents: `text`, `xml`, `json` (our `CustomReActAgent` in each step format, bundl
 shipped chat template), `create_agent_text` (`create_agent` + `TextReActMiddleware`); the
 runners are the comparison harness's (`custom_react.compare.runners`). Tune on the even case
 ids (`--half even`), report the odd ones (`--half odd`); the live categories are a further
-held-out set. Each run is appended to `bench/results/bfcl/<model>.jsonl` (a rerun skips what is
-there with the same prompt); `bfcl/<model>.json` and `.md` are made from it, with the shipped
-prompt's fingerprint (`scripts/make_docs_assets.py --check` names them when stale). Results of
-an earlier or a rejected prompt (`--tag`, e.g. the runs before the tool list changed, run from
-that commit) are moved to `bench/results/bfcl/earlier/`: the record of what was measured, which
-the staleness check does not read.
+held-out set. Each run is appended to `bench/results/bfcl/<model>.jsonl` under a key: the
+fingerprint of what its agent reads first in the case's language (`bfcl_fingerprints`: our prompt
+for ours, LangChain's for the legacy agent and `create_agent`, with BFCL's tools) and the bfcl-eval
+version, so a rerun skips what is there with the same key, and a change to our prompt redoes only
+our agents' runs. `bfcl/<model>.json` and `.md` are made from it, with each agent's fingerprint
+per language (`scripts/make_docs_assets.py --check` names the agents whose prompt changed).
+Results of an earlier or a rejected prompt (`--tag`, e.g. the runs before the tool list changed,
+run from that commit) are moved to `bench/results/bfcl/earlier/`: the record of what was
+measured, which the staleness check does not read.
 
     flock /tmp/custom-react-model.lock python -m bench.bfcl --sample 8 --seed 0 --half even
     python -m bench.bfcl --render        # only remake the .json and .md from the .jsonl
@@ -51,7 +54,7 @@ import time
 import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -60,8 +63,12 @@ from langchain_core.runnables import RunnableLambda
 from langchain_core.tools import BaseTool, StructuredTool, Tool
 
 from custom_react.compare import DEFAULT_RUNNERS
-from custom_react.compare.runners.custom import custom_runner
-from custom_react.prompt import prompt_fingerprint
+from custom_react.compare.runners.custom import custom_runner, question_language
+from custom_react.compare.runners.fingerprint import (
+    Fingerprint,
+    agent_fingerprint,
+    reads_our_prompt,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 BFCL_VERSION = "2026.3.23"
@@ -251,6 +258,7 @@ def run_case(case: Case, agent: str, llm: Any) -> dict[str, Any]:
     steps = STEPS + max(0, case.expected_calls - 1)
     started = time.perf_counter()
     record: dict[str, Any] = {"id": case.id, "category": case.category, "agent": agent}
+    record["language"] = question_language(case.question)  # the prompt ours read (`custom_runner`)
     try:
         outcome = runners()[agent](llm, tools, steps)(case.question, {"run_name": agent})
         record |= {"answer": outcome.output, "transcript": outcome.transcript}
@@ -288,15 +296,17 @@ def run_all(
     llm: Any,
     parallel: int,
     store: Path,
-    key: str,
+    fingerprint: Fingerprint,
     command: str = "",
 ) -> list[dict[str, Any]]:
     """Every agent on every case, `parallel` at a time; each run appended to `store` as it ends."""
-    done = {(r["id"], r["agent"]) for r in current(_stored(store), key)}
+    done = {(r["id"], r["agent"]) for r in current(_stored(store), fingerprint)}
     todo = [(c, a) for a in agents for c in cases if (c.id, a) not in done]
 
     def work(job: tuple[Case, str]) -> dict[str, Any]:
-        return run_case(job[0], job[1], llm) | {"key": agent_key(job[1], key), "command": command}
+        record = run_case(job[0], job[1], llm)
+        key = run_key(fingerprint, job[1], record["language"])
+        return record | {"key": key, "command": command}
 
     config: Any = {"max_concurrency": max(1, parallel)}
     with store.open("a", encoding="utf-8") as out:
@@ -309,35 +319,49 @@ def run_all(
                 file=sys.stderr,
                 flush=True,
             )
-    return current(_stored(store), key)
+    return current(_stored(store), fingerprint)
 
 
-OURS = ("text", "xml", "json", "create_agent_text")
-"""The agents that read our prompt: their runs are redone when it changes."""
+def run_key(fingerprint: Fingerprint, agent: str, language: str) -> str:
+    """The key a run is stored under: what its agent reads (`fingerprint`), the bfcl-eval version."""
+    return f"{fingerprint(agent, language)}:{BFCL_VERSION}"
 
 
-def agent_key(agent: str, key: str) -> str:
-    """The key a run is stored under: the prompt's for ours, the package version for the rest."""
-    return key if agent in OURS else key.split(":")[-1]
-
-
-def current(records: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
-    """The stored runs made with this prompt (ours) and this package (all)."""
-    return [r for r in records if r.get("key") == agent_key(r["agent"], key)]
+def current(records: list[dict[str, Any]], fingerprint: Fingerprint) -> list[dict[str, Any]]:
+    """The stored runs whose agent read what it reads now, on this bfcl-eval."""
+    return [
+        r
+        for r in records
+        if "language" in r and r.get("key") == run_key(fingerprint, r["agent"], r["language"])
+    ]
 
 
 def _stored(path: Path) -> list[dict[str, Any]]:
     return _read_lines(path) if path.is_file() else []
 
 
-def bfcl_fingerprint() -> str:
-    """The fingerprint of our prompt with BFCL's tools (how they are rendered): the first case's."""
+def bfcl_fingerprints() -> Fingerprint:
+    """(agent, language) -> what the agent reads first on BFCL, each made once.
+
+    That is `agent_fingerprint` with the first case's tools as the agent gets them (the legacy
+    agent's one-string tools); ours add how the three step formats render them (`-` and 8 hex
+    digits), which their prompt fingerprint alone does not show.
+    """
     from custom_react.formats import get_format
 
-    tools = recording_tools(load_cases("simple_python")[0], [])
-    shown = [get_format(name).render_tools(tools) for name in ("text", "xml", "json")]
-    digest = hashlib.sha256("\n\0".join(shown).encode("utf-8")).hexdigest()[:8]
-    return f"{prompt_fingerprint(tools)}-{digest}"
+    case = load_cases("simple_python")[0]
+
+    @cache
+    def fingerprint(agent: str, language: str) -> str:
+        tools = recording_tools(case, [], one_string=agent == "legacy")
+        read = agent_fingerprint(agent, tools, language)
+        if not reads_our_prompt(agent):
+            return read
+        shown = [get_format(name).render_tools(tools) for name in ("text", "xml", "json")]
+        digest = hashlib.sha256("\n\0".join(shown).encode("utf-8")).hexdigest()[:8]
+        return f"{read}-{digest}"
+
+    return fingerprint
 
 
 def main() -> None:
@@ -357,7 +381,7 @@ def main() -> None:
 
     stem = args.model + (f"_{args.tag}" if args.tag else "")
     store = args.out / f"{stem}.jsonl"
-    key = f"{bfcl_fingerprint()}:{BFCL_VERSION}"
+    fingerprint = bfcl_fingerprints()
     args.out.mkdir(parents=True, exist_ok=True)
     command = "flock /tmp/custom-react-model.lock python -m bench.bfcl " + " ".join(sys.argv[1:])
     if not args.render:
@@ -373,9 +397,9 @@ def main() -> None:
         ]
         with LocalModelServer(ensure_model_file(args.model), parallel=args.parallel) as server:
             llm = server.chat_model(temperature=0)
-            run_all(cases, args.agents.split(","), llm, args.parallel, store, key, command)
-    records = current(_stored(store), key)
-    print(save(records, args.out / stem, args.model, key))
+            run_all(cases, args.agents.split(","), llm, args.parallel, store, fingerprint, command)
+    records = current(_stored(store), fingerprint)
+    print(save(records, args.out / stem, args.model, BFCL_VERSION))
 
 
 def _half(category: str, half: str) -> str:

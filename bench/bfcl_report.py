@@ -1,9 +1,10 @@
 """The BFCL tables (`bench/bfcl.py`): passed per category and agent, by half, and the kinds of miss.
 
-`save` writes `<stem>.json` (the settings with the shipped prompt's fingerprint, which
-`scripts/make_docs_assets.py --check` compares, and every run) and `<stem>.md`, and returns the
-Markdown. The even case ids are the tuning half, the odd ones held out, the live categories a
-further held-out set. Nothing here runs a model.
+`save` writes `<stem>.json` (the settings with each agent's prompt fingerprint per language,
+read from its runs' keys, which `scripts/make_docs_assets.py --check` compares with the current
+ones, and every run) and `<stem>.md`, and returns the Markdown. The even case ids are the tuning
+half, the odd ones held out, the live categories a further held-out set. Nothing here runs a
+model.
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from custom_react.prompt import prompt_fingerprint
-from tools import default_tools
+from custom_react.compare.runners.fingerprint import shown_fingerprints
 
 GROUPS = (
     ("even ids (tuning half)", lambda r: not r["id"].startswith("live") and _number(r) % 2 == 0),
@@ -68,14 +68,25 @@ def misses(records: Sequence[dict[str, Any]], agents: Sequence[str]) -> list[str
     return rows
 
 
-def render(records: Sequence[dict[str, Any]], model: str, key: str) -> str:
+def prompt_fingerprints(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, str]]:
+    """Each agent's prompt fingerprint per language, from its runs' keys (`<fingerprint>:<version>`)."""
+    found: dict[str, dict[str, str]] = {}
+    for record in records:
+        fingerprint = record["key"].rsplit(":", 1)[0]
+        found.setdefault(record["agent"], {})[record["language"]] = fingerprint
+    return found
+
+
+def render(records: Sequence[dict[str, Any]], model: str, version: str) -> str:
     """The Markdown report."""
     agents = list(dict.fromkeys(r["agent"] for r in records))
     commands = "\n".join(f"    {c}" for c in dict.fromkeys(r.get("command", "") for r in records))
+    read = shown_fingerprints(prompt_fingerprints(records))
     parts = [
         f"# BFCL v4 on {model}: text ReAct against native tool calls\n",
         f"Made {time.strftime('%Y-%m-%d')} by these commands (the runs of each are kept):\n\n"
-        f"{commands}\n\nbfcl-eval and prompt key `{key}`. A case passes when BFCL's `ast_checker` accepts the first call the agent let a tool run "
+        f"{commands}\n\nbfcl-eval {version}; the prompt each agent read, per language: {read}. "
+        "A case passes when BFCL's `ast_checker` accepts the first call the agent let a tool run "
         "within 3 steps (every call, in the parallel categories); an irrelevance case when no "
         "tool ran.\n",
     ]
@@ -87,18 +98,18 @@ def render(records: Sequence[dict[str, Any]], model: str, key: str) -> str:
     return "\n".join(parts)
 
 
-def save(records: Sequence[dict[str, Any]], stem: Path, model: str, key: str) -> str:
-    """Write `<stem>.json` and `<stem>.md`; return the Markdown."""
+def save(records: Sequence[dict[str, Any]], stem: Path, model: str, version: str) -> str:
+    """Write `<stem>.json` and `<stem>.md` of the runs on bfcl-eval `version`; return the Markdown."""
     settings = {
         "model": model,
         "date": time.strftime("%Y-%m-%d"),
-        "key": key,
-        "prompt_fingerprint": prompt_fingerprint(default_tools()),
+        "bfcl_eval": version,
+        "prompt_fingerprints": prompt_fingerprints(records),
     }
     data = {"settings": settings, "runs": list(records)}
     Path(f"{stem}.json").write_text(
         json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
     )
-    text = render(records, model, key)
+    text = render(records, model, version)
     Path(f"{stem}.md").write_text(text, encoding="utf-8")
     return text

@@ -23,8 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from custom_react.compare import load_questions, run_comparison
+from custom_react.compare.runners.custom import question_language
+from custom_react.compare.runners.fingerprint import (
+    agent_fingerprints,
+    fingerprint_with,
+    shown_fingerprints,
+)
 from custom_react.compare.store import ResultsStore
-from custom_react.prompt import prompt_fingerprint
 from custom_react.serving.server import LocalModelServer
 from custom_react.serving.weights import ensure_model_file
 from tools import default_tools
@@ -90,7 +95,7 @@ def render(data: dict[str, Any]) -> str:
         "",
         f"Model: {data['model']}, our agent, {data['rows'][0]['cases']} cases "
         f"(`{data['questions']}`), concurrency = slots. Machine: {data['cpus']} cores. "
-        f"Date: {data['date']}. Prompt: {data['prompt_fingerprint']}.",
+        f"Date: {data['date']}. Prompt: {shown_fingerprints(data['prompt_fingerprints'])}.",
         f"Reproduce: `{data['command']}`.",
         "",
         "| slots | warm-up, s | cases | solved | model calls | wall time, s | cases/min | × 1 slot "
@@ -116,15 +121,17 @@ def main() -> None:
     args = parser.parse_args()
     every = load_questions(args.questions)
     questions, warm_up = every[: args.cases], every[args.cases :]
-    rows = [
-        measure(args.model, int(n), questions, warm_up, args.threads) for n in args.slots.split(",")
-    ]
+    slots = [int(n) for n in args.slots.split(",")]
+    rows = [measure(args.model, n, questions, warm_up, args.threads) for n in slots]
+    # What our agent read: the cases' prompts, and the warm-up's (its time is in the table too).
+    asked = [*questions, *warm_up[: max(slots)]]
+    read = [("custom", question_language(question.question)) for question in asked]
     data = {
         "model": args.model,
         "questions": str(args.questions.resolve().relative_to(ROOT)),
         "cpus": os.cpu_count(),
         "date": date.today().isoformat(),
-        "prompt_fingerprint": prompt_fingerprint(default_tools()),
+        "prompt_fingerprints": agent_fingerprints(read, fingerprint_with(default_tools())),
         "command": " ".join(
             ["flock /tmp/custom-react-model.lock python bench/parallel_slots.py", *sys.argv[1:]]
         ),

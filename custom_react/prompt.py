@@ -258,18 +258,20 @@ def _required(tool: BaseTool) -> list[str]:
     return list(tool.args)
 
 
-def prompt_fingerprint(tools: Sequence[BaseTool]) -> str:
-    """Which shipped prompt a result was made with: a short hash of what the model reads first.
+def prompt_fingerprint(tools: Sequence[BaseTool], *, language: str) -> str:
+    """Which shipped prompt a run in `language` read: a short hash of what the model reads first.
 
-    That is the agent's default system prompt (the text format, the bundled examples) in English
-    and in Chinese, with `tools` and their descriptions. A saved transcript or table records it;
-    when the templates, the examples or a tool's description change, so does the fingerprint,
-    and `scripts/make_docs_assets.py --check` names what was made with the old one.
+    That is the agent's default system prompt in `language` ("en" or "zh": the text format, the
+    bundled examples) with `tools` and their descriptions; nothing of the other language's. A
+    saved transcript or table records it for each agent and language its runs read
+    (`custom_react.compare.runners.fingerprint` says which agents read this prompt); when the
+    template, the examples or a tool's description in that language change, so does the
+    fingerprint, and `scripts/make_docs_assets.py --check` names what was made with the old one.
     """
-    texts = [
-        build_react_prompt(tools, language=language, examples=True)
-        .format_messages(input="")[0]
-        .text
-        for language in ("en", "zh")
-    ]
-    return hashlib.sha256("\n\0".join(texts).encode("utf-8")).hexdigest()[:12]
+    system = build_react_prompt(tools, language=language, examples=True).format_messages(input="")
+    return text_fingerprint(system[0].text)
+
+
+def text_fingerprint(text: str) -> str:
+    """A short, stable hash of `text`: the first 12 hex digits of its SHA-256."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]

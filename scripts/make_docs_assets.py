@@ -17,10 +17,15 @@ and its output written back as comments), and the pause-and-resume page shows a 
 session (`real_pause_resume.txt`).
 
 Never stale: every asset made from a real model run is listed in `docs/assets/provenance.json`
-with the fingerprint of the prompt it was made with (`custom_react.prompt.prompt_fingerprint`:
-the shipped system prompt and tool descriptions, English and Chinese), its date and model; the
-saved results it comes from record the same. `--check` recomputes the fingerprint offline and
-exits 1, naming each asset or result made with another prompt (`make check` runs it).
+with the fingerprints of the prompts its runs read (`prompt_fingerprints`: for each agent and each
+language its runs were in, the hash of what that agent's model reads first, from
+`custom_react.compare.runners.fingerprint.agent_fingerprint`: our system prompt in that language
+with the tools for our agents, LangChain's own prompt or tool schemas for its two), its date and
+model; the saved results it comes from record the same. `--check` recomputes each of them offline
+(BFCL's with BFCL's tools: it needs bfcl-eval, as the BFCL tests do) and exits 1, naming each
+asset or result, agent and language whose prompt has changed since, and each record that holds no
+such fingerprints (`make check` runs it). So a change to the Chinese prompt names only what a
+Chinese run made, and a change to ours never names the rows of LangChain's agents.
 
     flock /tmp/custom-react-model.lock python scripts/make_docs_assets.py   # everything
     python scripts/make_docs_assets.py --scripted                           # no model needed
@@ -37,6 +42,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -47,12 +53,20 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.tools import BaseTool, StructuredTool
 
 from custom_react import ConsolePrinter, CustomReActAgent
+from custom_react.compare.runners.custom import question_language
+from custom_react.compare.runners.fingerprint import (
+    Fingerprint,
+    Fingerprints,
+    agent_fingerprints,
+    changed_fingerprints,
+    fingerprint_with,
+    is_fingerprints,
+)
 from custom_react.events import (
     AgentEvent,
     RunFinished,
 )
 from custom_react.export import save_transcript
-from custom_react.prompt import prompt_fingerprint
 from tools import calculator, default_tools, make_search_tool, make_workspace_tools
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,8 +81,16 @@ PLAN_EXECUTE_ASSETS = [
     f"real_plan_execute{part}" for part in (".txt", ".mmd", "_react.txt", "_side_by_side.txt")
 ]
 """What `demos/plan_execute.py --save docs/assets` writes (a real run on the configured model)."""
-DEMO_OUTPUTS = ("price_question", "search_question", "compare_legacy", "plan_execute")
-"""The demos that end with the output of a real run on the shipped tools."""
+ENGLISH = {"custom": ("en",)}
+DEMO_READS: dict[str, dict[str, tuple[str, ...]]] = {
+    "price_question": {"custom": ("en", "zh")},
+    "search_question": ENGLISH,
+    "compare_legacy": {"custom": ("en",), "legacy": ("en",)},
+    "plan_execute": {"plan_execute": ("en",), "custom": ("en",)},
+}
+"""The demos that end with the output of a real run on the shipped tools: agent -> languages read.
+The Plan-and-Execute page's assets are its run; the pause-and-resume session reads `ENGLISH`."""
+DEMO_OUTPUTS = tuple(DEMO_READS)
 EXPECTED = "# Expected output"
 PAUSE_RESUME = "real_pause_resume.txt"
 """A real `ask` / `runs` / `resume` session on the command line (the pause-and-resume page)."""
@@ -78,9 +100,12 @@ REAL_RESULTS = (
     "experiments/*.json",
     "solve_rate/*.json",
     "parallel_slots.json",
+    "answer_grammar.json",
     "bfcl/*.json",
 )
-"""Saved results of real runs that the docs and the README quote (each records its prompt)."""
+"""Saved results of real runs that the docs and the README quote (each records its prompts)."""
+BFCL_RESULTS = "bfcl/*.json"
+"""The BFCL bench's results: its agents read BFCL's tools, not the shipped ones."""
 COMPARISON = ROOT / "bench" / "results" / "compare" / "compare.json"
 COMPARISON_QUESTION = "rose-markup"
 EXPERIMENTS = ROOT / "bench" / "results" / "experiments"
@@ -282,32 +307,33 @@ def make_real(out: Path = ASSETS) -> None:
     from custom_react.serving.models import ModelSettings, describe, open_chat_model
 
     settings = ModelSettings.from_env()
-    say(f"model: {describe(settings)}")
-    made = provenance(describe(settings))
+    model = describe(settings)
+    say(f"model: {model}")
     with open_chat_model(settings) as llm:
         for name, run in REAL_RUNS.items():
             events = run_and_save(name, run, llm, out)
             final = events[-1]
             reason = final.result.stop_reason if isinstance(final, RunFinished) else "?"
+            made = provenance(model, shipped({"custom": (run.language,)}))
             record(out, [f"{name}{suffix}" for suffix in FORMATS], made)
             say(f"real: {name} ({reason})")
-    make_demos(out, made)
+    make_demos(out, model)
 
 
-def make_demos(out: Path = ASSETS, made: dict[str, str] | None = None) -> None:
+def make_demos(out: Path = ASSETS, model: str | None = None) -> None:
     """Rerun the demos and the command-line session; each starts its own model, one at a time."""
     from custom_react.serving.models import ModelSettings, describe
 
-    made = made or provenance(describe(ModelSettings.from_env()))
-    for name in DEMO_OUTPUTS:
+    model = model or describe(ModelSettings.from_env())
+    for name, reads in DEMO_READS.items():
         # The Plan-and-Execute demo also writes the Plan-and-Execute page's assets into `out`.
         arguments = ["--save", str(out)] if name == "plan_execute" else []
         remake_demo_output(name, arguments)
-        record(out, [f"demos/{name}.py"], made)
+        record(out, [f"demos/{name}.py"], provenance(model, shipped(reads)))
         say(f"real: demos/{name}.py")
-    record(out, PLAN_EXECUTE_ASSETS, made)
+    record(out, PLAN_EXECUTE_ASSETS, provenance(model, shipped(DEMO_READS["plan_execute"])))
     make_pause_resume(out)
-    record(out, [PAUSE_RESUME], made)
+    record(out, [PAUSE_RESUME], provenance(model, shipped(ENGLISH)))
     say(f"real: {PAUSE_RESUME}")
 
 
@@ -365,18 +391,24 @@ def _command(arguments: list[str], folder: str) -> str:
     return f"$ custom-react {shown}\n{printed}\n(exit code {done.returncode})\n"
 
 
-def provenance(
-    model: str, fingerprint: str | None = None, day: str | None = None
-) -> dict[str, str]:
-    """What made an asset: the prompt's fingerprint (the shipped one, by default), date, model."""
-    return {
-        "prompt_fingerprint": fingerprint or prompt_fingerprint(default_tools()),
-        "date": day or date.today().isoformat(),
-        "model": model,
-    }
+def provenance(model: str, read: Fingerprints, day: str | None = None) -> dict[str, Any]:
+    """What made an asset: what each agent read per language (`prompt_fingerprints`), date, model."""
+    return {"prompt_fingerprints": read, "date": day or date.today().isoformat(), "model": model}
 
 
-def record(out: Path, names: list[str], made: dict[str, str]) -> None:
+def shipped(reads: dict[str, tuple[str, ...]]) -> Fingerprints:
+    """What the agents `reads` names read now in their languages, with the shipped tools."""
+    pairs = [(agent, language) for agent, languages in reads.items() for language in languages]
+    return agent_fingerprints(pairs, fingerprint_with(default_tools()))
+
+
+def shown_runs(recorded: Any, agents: Sequence[str], language: str) -> Fingerprints:
+    """What `agents` read in `language`, from a saved result's `prompt_fingerprints` ("?": none)."""
+    known = recorded if isinstance(recorded, dict) else {}
+    return {agent: {language: known.get(agent, {}).get(language, "?")} for agent in agents}
+
+
+def record(out: Path, names: list[str], made: dict[str, Any]) -> None:
     """Note in `provenance.json` which prompt, day and model made the assets `names`."""
     path = out / PROVENANCE.name
     known = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
@@ -399,28 +431,64 @@ def real_assets() -> list[str]:
 
 
 def stale(assets: Path = ASSETS, results: Path = RESULTS) -> list[str]:
-    """Each asset and saved result made with another prompt than the shipped one, and why."""
-    shipped = prompt_fingerprint(default_tools())
-    found: list[str] = []
+    """Each asset and saved result whose runs read another prompt than the shipped one, and why.
+
+    A record's `prompt_fingerprints` (agent -> language -> fingerprint) is compared, agent by
+    agent and language by language, with what that agent reads now (`agent_fingerprint` with the
+    shipped tools; BFCL's results with BFCL's tools). A record without them, of another shape, or
+    silent about an agent its runs hold is named too: a format this check does not know fails.
+    """
+    current = fingerprint_with(default_tools())
     path = assets / PROVENANCE.name
     known = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    found += [
+    found = [
         f"{_asset(name)} (no record of its prompt)" for name in real_assets() if name not in known
     ]
     for name, made in known.items():
-        if made.get("prompt_fingerprint") != shipped:
-            found.append(
-                f"{_asset(name)} (prompt {made.get('prompt_fingerprint')}, {made.get('date')})"
-            )
+        found += changed(_asset(name), made, current)
     for pattern in REAL_RESULTS:
         for path in sorted(results.glob(pattern)):
             data = json.loads(path.read_text(encoding="utf-8"))
-            made = data.get("settings", data)
-            if made.get("prompt_fingerprint") != shipped:
-                found.append(
-                    f"{_shown(path)} (prompt {made.get('prompt_fingerprint')}, {made.get('date')})"
-                )
+            runs = data.get("records", data.get("runs", []))
+            agents = [run["agent"] for run in runs if isinstance(run, dict) and "agent" in run]
+            try:
+                now = bfcl_fingerprints() if pattern == BFCL_RESULTS else current
+            except ImportError as error:  # bfcl-eval is missing: say so, do not pass
+                found.append(f"{_shown(path)} (cannot recompute BFCL's prompts: {error})")
+                continue
+            found += changed(_shown(path), data.get("settings", data), now, agents)
     return found
+
+
+def changed(
+    name: str, made: dict[str, Any], current: Fingerprint, agents: Sequence[str] = ()
+) -> list[str]:
+    """Why the record `made` of `name` is stale: each agent and language whose prompt changed.
+
+    Also an agent among `agents` (those its runs hold) that it records nothing for, and a record
+    without `prompt_fingerprints` of the known shape (agent -> "en"/"zh" -> fingerprint).
+    """
+    recorded = made.get("prompt_fingerprints") if isinstance(made, dict) else None
+    if not is_fingerprints(recorded):
+        return [f"{name} (no record of each agent's prompt, per language)"]
+    found = [
+        f"{name} (no record of agent {agent!r}'s prompt)"
+        for agent in dict.fromkeys(agents)
+        if agent not in recorded
+    ]
+    return found + [
+        f"{name} (agent {agent!r}, {language}: prompt {old}, shipped {new}; made {made.get('date')})"
+        for agent, language, old, new in changed_fingerprints(recorded, current)
+    ]
+
+
+def bfcl_fingerprints() -> Fingerprint:
+    """`bench.bfcl.bfcl_fingerprints`: what each agent reads on BFCL (needs bfcl-eval installed)."""
+    if str(ROOT) not in sys.path:  # run as a script, the checkout's root is not on the path
+        sys.path.insert(0, str(ROOT))
+    from bench.bfcl import bfcl_fingerprints as with_bfcl_tools
+
+    return with_bfcl_tools()
 
 
 def _asset(name: str) -> str:
@@ -448,24 +516,18 @@ def make_comparison(out: Path = ASSETS) -> None:
     data.pop("totals", None)
     data["records"] = [RunRecord(**record) for record in data["records"]]
     report = ComparisonReport(**data)
-    text = side_by_side(report, COMPARISON_QUESTION, "custom", "legacy")
-    (out / f"compare_{COMPARISON_QUESTION}.txt").write_text(text + "\n", encoding="utf-8")
-    graphs = side_by_side(report, COMPARISON_QUESTION, "create_agent", "create_agent_text")
-    (out / f"compare_{COMPARISON_QUESTION}_create_agent.txt").write_text(
-        graphs + "\n", encoding="utf-8"
-    )
+    made, day = data["settings"].get("prompt_fingerprints"), data["settings"].get("date")
+    question = next(r.question for r in report.records if r.question_id == COMPARISON_QUESTION)
+    shown = {"": ("custom", "legacy"), "_create_agent": ("create_agent", "create_agent_text")}
+    for suffix, agents in shown.items():
+        name = f"compare_{COMPARISON_QUESTION}{suffix}.txt"
+        text = side_by_side(report, COMPARISON_QUESTION, *agents)
+        (out / name).write_text(text + "\n", encoding="utf-8")
+        read = shown_runs(made, agents, question_language(question))
+        record(out, [name], provenance(report.model, read, day))
     tables = COMPARISON.with_suffix(".md").read_text(encoding="utf-8")
     (out / "compare_local.md").write_text(tables, encoding="utf-8")
-    made = data["settings"]
-    names = [
-        f"compare_{COMPARISON_QUESTION}.txt",
-        f"compare_{COMPARISON_QUESTION}_create_agent.txt",
-    ]
-    record(
-        out,
-        [*names, "compare_local.md"],
-        provenance(report.model, made.get("prompt_fingerprint", "?"), made.get("date")),
-    )
+    record(out, ["compare_local.md"], provenance(report.model, made or {}, day))
     say(f"comparison: compare_{COMPARISON_QUESTION}.txt, _create_agent.txt, compare_local.md")
 
 
@@ -486,8 +548,9 @@ def make_experiments(out: Path = ASSETS) -> None:
         report = ComparisonReport(data["model"], [left, right], records)
         text = side_by_side(report, question, left, right, width=58)
         (out / f"experiment_{name}.txt").write_text(text + "\n", encoding="utf-8")
-        made = provenance(data["model"], data.get("prompt_fingerprint", "?"), data.get("date"))
-        record(out, [f"experiment_{name}.txt"], made)
+        asked = next(r.question for r in records if r.question_id == question)
+        read = shown_runs(data.get("prompt_fingerprints"), (left, right), question_language(asked))
+        record(out, [f"experiment_{name}.txt"], provenance(data["model"], read, data.get("date")))
         say(f"experiment: experiment_{name}.txt")
 
 

@@ -113,6 +113,25 @@ def summarize(events: list[AgentEvent]) -> list[tuple[Any, ...]]:
     return rows
 
 
+def change_prompt(monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    """Change one line of the shipped `react_<language>.txt`, as an edit of the file would.
+
+    Every fingerprint reads the template through `custom_react.prompt.load_template`.
+    """
+    import custom_react.prompt
+
+    shipped = custom_react.prompt.load_template
+
+    def edited(name: str, read: str = "en") -> str:
+        text = shipped(name, read)
+        if (name, read) != ("react", language):
+            return text
+        first, rest = text.split("\n", 1)
+        return f"{first} (edited)\n{rest}"
+
+    monkeypatch.setattr(custom_react.prompt, "load_template", edited)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--regenerate-golden",

@@ -98,11 +98,11 @@ def _here(
 ) -> ComparisonReport:
     """Run the comparison in this process, on the servers, with a progress bar."""
     from custom_react.compare import ProgressBar, plan_jobs, run_comparison
-    from custom_react.prompt import prompt_fingerprint
+    from custom_react.compare.runners.fingerprint import fingerprint_with
     from tools import default_tools
 
     def all_done(model_name: str) -> bool:  # then no server needs to start
-        fingerprint = prompt_fingerprint(default_tools())
+        fingerprint = fingerprint_with(default_tools())
         jobs = plan_jobs(cases, agents, [model_name])
         rerun = options["rerun_errors"]
         return all(options["store"].done(j.key(fingerprint), rerun_errors=rerun) for j in jobs)

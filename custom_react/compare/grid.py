@@ -1,7 +1,8 @@
 """The one harness under every comparison: cases × agents × models, concurrent, timed, resumable.
 
 `run_cases` plans one `Job` per (case, agent, model), skips those whose result is already in the
-`ResultsStore` (same case, agent, model and prompt fingerprint), and runs the rest `concurrency`
+`ResultsStore` (same case, agent, model and fingerprint of what that agent reads in the case's
+language: `custom_react.compare.runners.fingerprint`), and runs the rest `concurrency`
 at a time through LangChain's own batching (`Runnable.batch_as_completed` with
 `max_concurrency`), each one through `custom_react.compare.job.run_job` (fresh tools, a crash
 is that run's error, cut off after `time_limit` seconds). Each result is appended to the store
@@ -22,8 +23,8 @@ from langchain_core.runnables import RunnableLambda
 from custom_react.compare.job import Job, RunnerFactory, ToolsFactory, run_job
 from custom_react.compare.questions import Question
 from custom_react.compare.report import RunRecord
+from custom_react.compare.runners.fingerprint import fingerprint_with
 from custom_react.compare.store import ResultsStore
-from custom_react.prompt import prompt_fingerprint
 
 Servers = BaseChatModel | Sequence[BaseChatModel]
 """One model: a chat model, or several (one per server of the same weights)."""
@@ -79,7 +80,7 @@ def run_cases(
         rerun_errors: Run again the jobs whose stored result is a crash.
         watcher: Told how many jobs there are and of each finished one.
     """
-    fingerprint = prompt_fingerprint(list(tools_factory()))
+    fingerprint = fingerprint_with(list(tools_factory()))
     store = store if store is not None else ResultsStore.in_memory()
     jobs = plan_jobs(cases, list(agents), list(models))
     todo = [job for job in jobs if not store.done(job.key(fingerprint), rerun_errors=rerun_errors)]

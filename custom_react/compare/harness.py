@@ -5,17 +5,21 @@ reason if not), runs each remaining agent on each question through the one harne
 (`custom_react.compare.grid.run_cases`: fresh tools, concurrency, a time limit, a results file
 that resumes) and returns a `ComparisonReport`. Each run records the answer, correctness,
 iterations, model calls, tokens (`MetricsHandler`), parse failures, wall time and a transcript
-(`custom_react.compare.job.run_one`). The agents are built in `custom_react.compare.runners`, the
-questions read and checked in `custom_react.compare.questions`, the report rendered in
-`custom_react.compare.report` and `custom_react.compare.tables`; nothing here prints.
+(`custom_react.compare.job.run_one`); the report's settings record, per agent and language of
+its runs, the fingerprint of the prompt they read (`made_with`). The agents are built in
+`custom_react.compare.runners`, the questions read and checked in `custom_react.compare.questions`,
+the report rendered in `custom_react.compare.report` and `custom_react.compare.tables`; nothing
+here prints.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
 
 from custom_react.compare.grid import Watcher, run_cases
 from custom_react.compare.job import RunnerFactory, ToolsFactory, run_one
@@ -28,10 +32,11 @@ from custom_react.compare.runners import (
     text_react_runner,
     tool_calling_problem,
 )
+from custom_react.compare.runners.custom import question_language
+from custom_react.compare.runners.fingerprint import agent_fingerprints, fingerprint_with
 from custom_react.compare.store import ResultsStore
-from custom_react.prompt import prompt_fingerprint
 
-__all__ = ["AGENTS", "DEFAULT_RUNNERS", "RunnerFactory", "run_comparison", "run_one"]
+__all__ = ["AGENTS", "DEFAULT_RUNNERS", "RunnerFactory", "made_with", "run_comparison", "run_one"]
 
 AGENTS = ("custom", "legacy", "create_agent", "create_agent_text")
 """The agents a comparison runs by default, in order."""
@@ -83,11 +88,7 @@ def run_comparison(
         KeyError: An agent name has no runner.
     """
     factories = _runner_factories(agents, DEFAULT_RUNNERS if runners is None else runners)
-    fingerprint = prompt_fingerprint(list(tools_factory()))
-    made = {"prompt_fingerprint": fingerprint, "date": date.today().isoformat()}
-    report = ComparisonReport(
-        model_name, [], [], settings={"max_iterations": max_iterations, **made}
-    )
+    report = ComparisonReport(model_name, [], [], settings={"max_iterations": max_iterations})
     servers = [llm] if isinstance(llm, BaseChatModel) else list(llm)
     probe = probe_tool_calling and bool(servers)  # no servers: every run is in `store`
     report.skipped = _skipped(agents, servers[0], tools_factory) if probe else {}
@@ -104,7 +105,15 @@ def run_comparison(
         rerun_errors=rerun_errors,
         watcher=_Calls(on_record) if watcher is None and on_record is not None else watcher,
     )
+    report.settings.update(made_with(report.records, list(tools_factory())))
     return report
+
+
+def made_with(records: Sequence[RunRecord], tools: Sequence[BaseTool]) -> dict[str, Any]:
+    """How the runs were made: `prompt_fingerprints` (each agent's, per language of its runs), date."""
+    reads = [(record.agent, question_language(record.question)) for record in records]
+    fingerprints = agent_fingerprints(reads, fingerprint_with(tools))
+    return {"prompt_fingerprints": fingerprints, "date": date.today().isoformat()}
 
 
 class _Calls:

@@ -1,6 +1,8 @@
 """One run of a comparison: an agent answers a case on a model, measured, within a time limit.
 
-A `Job` names the run (case, agent, model) and its key in the results file. `run_one` builds the
+A `Job` names the run (case, agent, model) and its key in the results file, whose fingerprint is
+that of what its agent reads in its case's language (`custom_react.compare.runners.fingerprint`),
+so a change to one prompt makes only the runs that read it new runs. `run_one` builds the
 agent's runner with fresh tools and runs it once with the one `MetricsHandler`, recording the
 answer, correctness, steps, calls, tokens, parse failures, time and transcript; a crash (building
 or running) is that run's `error`, never the harness's. `run_job` adds the time limit. Which jobs
@@ -21,6 +23,8 @@ from custom_react.compare.metrics import MetricsHandler
 from custom_react.compare.questions import Question, check_answer
 from custom_react.compare.report import RunRecord
 from custom_react.compare.runners import Runner
+from custom_react.compare.runners.custom import question_language
+from custom_react.compare.runners.fingerprint import Fingerprint
 from custom_react.compare.store import RunKey
 
 RunnerFactory = Callable[[BaseChatModel, list[BaseTool], int], Runner]
@@ -38,9 +42,10 @@ class Job:
     agent: str
     model: str
 
-    def key(self, fingerprint: str) -> RunKey:
-        """This job's key in the results file."""
-        return RunKey(self.case.id, self.agent, self.model, fingerprint)
+    def key(self, fingerprint: Fingerprint) -> RunKey:
+        """This job's key in the results file: `fingerprint` of its agent in its case's language."""
+        language = question_language(self.case.question)
+        return RunKey(self.case.id, self.agent, self.model, fingerprint(self.agent, language))
 
 
 def run_one(

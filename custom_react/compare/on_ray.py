@@ -23,13 +23,13 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from custom_react.compare.grid import Watcher, plan_jobs
-from custom_react.compare.harness import DEFAULT_RUNNERS
+from custom_react.compare.harness import DEFAULT_RUNNERS, made_with
 from custom_react.compare.job import Job, RunnerFactory, ToolsFactory, run_job
 from custom_react.compare.questions import Question
 from custom_react.compare.report import ComparisonReport, RunRecord
+from custom_react.compare.runners.fingerprint import fingerprint_with
 from custom_react.compare.sources import BundledServer, Endpoint, ModelSource
 from custom_react.compare.store import ResultsStore
-from custom_react.prompt import prompt_fingerprint
 
 RETRIES = 3
 """Times Ray restarts a dead worker, and runs a call it lost again."""
@@ -107,7 +107,7 @@ def run_cases_on_ray(
             init_local_ray(ray)  # a new cluster on this machine, on loopback only
         else:
             ray.init(address=address)  # "auto", or a cluster's address
-    fingerprint = prompt_fingerprint(list(tools_factory()))
+    fingerprint = fingerprint_with(list(tools_factory()))
     store = store if store is not None else ResultsStore.in_memory()
     jobs = plan_jobs(cases, list(agents), list(dict.fromkeys(s.model for s in sources)))
     todo = [job for job in jobs if not store.done(job.key(fingerprint), rerun_errors=rerun_errors)]
@@ -255,4 +255,5 @@ def compare_on_ray(
     runners = {agent: DEFAULT_RUNNERS[agent] for agent in agents}
     records = run_cases_on_ray(cases, runners, sources, default_tools, **options)
     settings = {"max_iterations": options.get("max_iterations", 8), "ray": True}
+    settings |= made_with(records, default_tools())
     return ComparisonReport(sources[0].model, list(agents), records, settings=settings)

@@ -1,6 +1,7 @@
 """The results file of a comparison: one JSON line per finished run, so a rerun resumes.
 
-Each line holds one run's key (case, agent, model, prompt fingerprint) and its `RunRecord`.
+Each line holds one run's key (case, agent, model, and the fingerprint of the prompt that agent
+read) and its `RunRecord`.
 `ResultsStore.append` writes the line and flushes it to disk before returning, so a crash, a
 Ctrl-C or a killed machine loses only the runs still in flight; `done` tells a rerun which keys
 it may skip. A line cut short by a crash mid-write is ignored when the file is read (and the run
@@ -33,7 +34,8 @@ class RunKey:
     model: str
     """The model's name as the run saw it."""
     prompt_fingerprint: str = ""
-    """`custom_react.prompt.prompt_fingerprint` of the tools: a changed prompt is a new run."""
+    """What the agent's model reads first, in the case's language (`agent_fingerprint` in
+    `custom_react.compare.runners.fingerprint`): a change to what it reads is a new run."""
 
 
 class ResultsStore:

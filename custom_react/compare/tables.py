@@ -15,6 +15,7 @@ from pathlib import Path
 
 from custom_react.compare.notes import AGENT_NOTES, differences
 from custom_react.compare.report import ComparisonReport, side_by_side, to_json
+from custom_react.compare.runners.fingerprint import shown_fingerprints
 
 _RUN_HEADERS = [
     "question",
@@ -112,7 +113,10 @@ def to_markdown(report: ComparisonReport, *, answer_chars: int = 60) -> str:
     lines = ["# Agent comparison", ""]
     if report.model:
         lines += [f"Model: {report.model}", ""]
-    settings = ", ".join(f"{key}={value}" for key, value in report.settings.items())
+    settings = ", ".join(
+        f"{key}={shown_fingerprints(value) if isinstance(value, dict) else value}"
+        for key, value in report.settings.items()
+    )
     lines += [f"Settings: {settings}", ""] if settings else []
     lines += ["## Totals", "", *_markdown_table(_TOTAL_HEADERS, _total_rows(report)), ""]
     lines += ["## Runs", "", *_markdown_table(_RUN_HEADERS, _run_rows(report, answer_chars))]

@@ -55,7 +55,7 @@ def run_experiment(
         on_record=on_record,
         **harness,
     )
-    made = {key: report.settings[key] for key in ("prompt_fingerprint", "date")}
+    made = {key: report.settings[key] for key in ("prompt_fingerprints", "date")}
     data = {
         **_settings(experiment, model_name, command),
         **made,

@@ -5,6 +5,7 @@ Skipped when `bfcl-eval` is not installed (`pip install --no-deps bfcl-eval==202
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -12,15 +13,22 @@ import pytest
 pytest.importorskip("bfcl_eval")
 
 from bench.bfcl import (
+    AGENTS,
+    BFCL_VERSION,
+    bfcl_fingerprints,
+    current,
     json_schema,
     load_cases,
     pick,
     recording_tools,
     run_case,
+    run_key,
     tool_name,
     verdict,
 )
+from bench.bfcl_report import save
 from custom_react.testing import Script
+from tests.conftest import change_prompt
 
 
 def test_the_checker_runs_without_the_provider_sdks_through_the_registry_stub() -> None:
@@ -64,4 +72,21 @@ def test_one_scripted_run_is_scored_on_the_call_our_agent_let_run(monkeypatch) -
     )
     record = run_case(case, "text", script.model)
     assert record["calls"] == [{"calculate_triangle_area": {"base": 10, "height": 5}}]
-    assert record["passed"] and record["transcript"]
+    assert record["passed"] and record["transcript"] and record["language"] == "en"
+
+
+def test_a_change_to_our_prompt_redoes_only_our_agents_runs(monkeypatch, tmp_path) -> None:
+    read = bfcl_fingerprints()
+    runs = [
+        {"id": "simple_python_0", "category": "simple_python", "agent": agent, "language": "en"}
+        | {"key": run_key(read, agent, "en"), "passed": True, "miss": ""}
+        for agent in AGENTS
+    ]
+    assert current(runs, read) == runs and runs[0]["key"].endswith(f":{BFCL_VERSION}")
+    assert read("legacy", "en") != read("create_agent", "en") != read("text", "en")
+    save(runs, tmp_path / "m", "m", BFCL_VERSION)
+    saved = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["settings"]
+    assert saved["prompt_fingerprints"] == {agent: {"en": read(agent, "en")} for agent in AGENTS}
+    change_prompt(monkeypatch, "en")
+    left = current(runs, bfcl_fingerprints())  # LangChain's agents never read ours
+    assert [run["agent"] for run in left] == ["legacy", "create_agent"]

@@ -27,6 +27,7 @@ from custom_react.compare import (
 )
 from custom_react.compare.runners import Runner, RunOutcome, custom_runner
 from custom_react.prompt import prompt_fingerprint
+from tests.conftest import change_prompt
 from tools import calculator
 
 
@@ -126,6 +127,23 @@ def test_a_new_agent_model_or_prompt_runs_again_and_only_that(tmp_path: Path) ->
     assert len(other_prompt.runs) == 3
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_changed_prompt_runs_again_only_the_runs_that_read_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    path = tmp_path / "results.jsonl"
+    cases = [*arithmetic_cases(2), Question("17 乘以 23 等于多少？", "zh-product", 391)]
+    agents = {"custom": Peak(0), "legacy": Peak(0), "create_agent": Peak(0)}
+    run_cases(cases, agents, {"m": SimulatedModel()}, calculator_only, store=ResultsStore(path))
+    change_prompt(monkeypatch, language)
+    again = {name: Peak(0) for name in agents}
+    run_cases(cases, again, {"m": SimulatedModel()}, calculator_only, store=ResultsStore(path))
+    chinese = [question for question, _ in again["custom"].runs if "乘以" in question]
+    assert len(again["custom"].runs) == (2 if language == "en" else 1)
+    assert len(chinese) == (0 if language == "en" else 1)
+    assert again["legacy"].runs == again["create_agent"].runs == []  # they never read ours
+
+
 def test_a_line_cut_short_by_a_crash_is_ignored_and_its_run_made_again(tmp_path: Path) -> None:
     path = tmp_path / "results.jsonl"
     cases = arithmetic_cases(3)
@@ -179,7 +197,7 @@ def test_crashed_runs_count_as_done_unless_asked_to_run_them_again(tmp_path: Pat
         rerun_errors=True,
     )
     assert len(fixed.runs) == 2
-    fingerprint = prompt_fingerprint(calculator_only())
+    fingerprint = prompt_fingerprint(calculator_only(), language="en")
     stored = [ResultsStore(path).get(RunKey(case.id, "a", "m", fingerprint)) for case in cases]
     assert [record.answer for record in stored if record] == ["done", "done"]
 

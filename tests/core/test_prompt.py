@@ -14,12 +14,14 @@ from custom_react.prompt import (
     build_react_prompt,
     bundled_examples,
     check_template_variables,
+    prompt_fingerprint,
     render_tools,
+    text_fingerprint,
 )
 from custom_react.prompts import load_template
 from custom_react.scratchpad import render_scratchpad
 from custom_react.steps import FinalAnswerEvent, ParseFailure, ToolStep
-from tests.conftest import run_by
+from tests.conftest import change_prompt, run_by
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 MARKERS = ("Question:", "Thought:", "Action:", "Action Input:", "Observation:", "Final Answer:")
@@ -211,3 +213,15 @@ def test_the_agent_sends_its_system_prompt_first_and_refuses_a_non_string(script
     assert model.prompts[0][0].text.startswith(SYSTEM + "\n\n")
     with pytest.raises(TypeError, match="system_prompt must be a string"):
         CustomReActAgent(model.model, TOOLS, system_prompt=["not", "text"])
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_fingerprint_is_the_hash_of_one_languages_system_prompt(monkeypatch, language):
+    other = "zh" if language == "en" else "en"
+    system = build_react_prompt(TOOLS, language=language, examples=True)
+    expected = text_fingerprint(system.format_messages(input="")[0].text)
+    assert prompt_fingerprint(TOOLS, language=language) == expected
+    untouched = prompt_fingerprint(TOOLS, language=other)
+    change_prompt(monkeypatch, language)
+    assert prompt_fingerprint(TOOLS, language=language) != expected
+    assert prompt_fingerprint(TOOLS, language=other) == untouched

@@ -11,8 +11,8 @@
   identically, Mermaid blocks are valid, the Chinese pages match the English ones, links resolve.
 - One way through: docs/README.md lists the reading order; every page ends with its Previous /
   Next line, links its twin, is reached from the index, and every `#anchor` finds its heading.
-- Never stale: `make_docs_assets.py --check` names what another prompt made; no page uses a
-  word we replaced (重复动作, 黄金问题).
+- Never stale: `make_docs_assets.py --check` names what another prompt made (`test_stale.py`); no
+  page uses a word we replaced (重复动作, 黄金问题).
 
 After an intended change, refresh the docs with `python scripts/make_docs_assets.py --scripted`.
 """
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-import json
 import os
 import re
 import shlex
@@ -523,55 +522,6 @@ def test_every_page_ends_with_previous_and_next_in_the_reading_order(
     assert lines[-2:-1] == ["---"] and re.fullmatch(pattern, lines[-1]), (
         f"docs/{page.name} must end with `---` and a nav line matching {pattern}, not {lines[-1]!r}"
     )
-
-
-# -- Never stale ------------------------------------------------------------------------------
-
-
-def test_stale_names_what_another_prompt_made_and_nothing_current(tmp_path: Path) -> None:
-    kept, results = tmp_path / "assets", tmp_path / "results"
-    for folder in (kept, results / "experiments", results / "compare"):
-        folder.mkdir(parents=True)
-    current, old = assets.provenance("a model"), assets.provenance("a model", "0ld", "2026-01-02")
-    assets.record(kept, assets.real_assets(), current)
-    assert assets.stale(kept, results) == []
-    assets.record(kept, ["real_rose.txt"], old)
-    experiment = {"prompt_fingerprint": "0ld", "date": "2026-01-02"}
-    (results / "experiments" / "old.json").write_text(json.dumps(experiment), encoding="utf-8")
-    (results / "experiments" / "new.json").write_text(json.dumps(current), encoding="utf-8")
-    comparison = {"settings": current, "records": []}  # a comparison keeps it in its settings
-    (results / "compare" / "compare.json").write_text(json.dumps(comparison), encoding="utf-8")
-    assert assets.stale(kept, results) == [
-        "docs/assets/real_rose.txt (prompt 0ld, 2026-01-02)",
-        f"{results / 'experiments' / 'old.json'} (prompt 0ld, 2026-01-02)",
-    ]
-    (kept / "provenance.json").write_text("{}", encoding="utf-8")
-    assert "docs/assets/real_rose.txt (no record of its prompt)" in assets.stale(kept, results)
-
-
-def test_check_exits_1_naming_each_asset_made_with_another_prompt(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from custom_react.prompt import prompt_fingerprint
-    from tools import default_tools
-
-    kept, results = tmp_path / "assets", tmp_path / "results"
-    kept.mkdir()
-    shipped = prompt_fingerprint(default_tools())
-    assets.record(kept, assets.real_assets(), assets.provenance("a model", shipped, "2026-12-03"))
-    monkeypatch.setattr(assets, "stale", functools.partial(assets.stale, kept, results))
-    monkeypatch.setattr(sys, "argv", ["make_docs_assets.py", "--check"])
-    with pytest.raises(SystemExit) as ended:
-        assets.main()
-    assert (ended.value.code, capsys.readouterr().err) == (0, "")
-    assets.record(kept, ["real_percent.mmd"], assets.provenance("a model", "0ld", "2026-01-02"))
-    with pytest.raises(SystemExit) as ended:
-        assets.main()
-    assert ended.value.code == 1
-    assert capsys.readouterr().err.splitlines() == [
-        "stale: docs/assets/real_percent.mmd (prompt 0ld, 2026-01-02): "
-        "remake it on the shipped prompt (see the docstring)"
-    ]
 
 
 # -- Words and links a learner can follow -----------------------------------------------------

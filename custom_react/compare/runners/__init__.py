@@ -6,6 +6,7 @@ prompt, inlined: the hub needs the network) in `AgentExecutor(handle_parsing_err
 return_intermediate_steps=True)`; `create_agent.py` builds LangChain 1.x `create_agent`, which
 needs provider tool calls, and `tool_calling_problem` asks the model once whether it makes them;
 `text_react.py` builds `create_agent` with `TextReActMiddleware` (text ReAct, no tool calls needed).
+`fingerprint.py` says what each of them reads first (`agent_fingerprint`), the key of its runs.
 `outcome.py` holds what they share: a runner answers one question with a `RunOutcome` (answer,
 iterations, stop reason, parse failures, transcript), and LangChain's agents get
 `handle_tool_error=True` tools, so a `ToolException` is an observation, as every tool error is in
