@@ -5,7 +5,9 @@ chosen split (`questions/solve_rate.jsonl`: `"split": "tune"`, `"holdout"` or `"
 held-out questions are measured only at the end, never read while tuning), with the same tools and step
 limit, through the one comparison harness (`run_comparison` on `run_cases`): `--concurrency` runs at
 a time on a server with `--parallel` slots, `--time-limit` seconds each, every run appended to
-`<model>_<split>.jsonl` as it ends, so the same command after a crash runs only what is missing.
+`<model>_<split>.jsonl` as it ends, so the same command after a crash runs only what is missing
+(a missing results file is first made from the saved report, so after a prompt change only the
+runs whose agent and language read another prompt run again).
 Writes `bench/results/solve_rate/<model>_<split>.json` (every run, with its transcript) and `.md`
 (solved, model calls per solved question, tokens and time, per agent and split), made from the
 results file, and prints the table. What was tried while tuning, with what it measured and
