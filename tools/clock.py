@@ -10,6 +10,8 @@ from datetime import datetime, timedelta
 
 from langchain_core.tools import tool
 
+from tools.texts import description, descriptions
+
 # Spelled out here because `%A` follows the process locale, and the sentence should not.
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
@@ -54,13 +56,10 @@ def _zone_label(moment: datetime) -> str:
     return utc_offset
 
 
-@tool(
-    "current_date",
-    description=(
-        "Get today's date, the weekday and the current local time. Use it for any question about "
-        "today, now, this year, or how long until or since a date. Input: none (ignored)."
-    ),
-)
+@tool("current_date", description=description("tool_current_date"))
 def current_date() -> str:
     """Return `describe_current_date()` for the real clock; any input the model wrote is ignored."""
     return describe_current_date()
+
+
+current_date.metadata = descriptions("tool_current_date")  # the prompt shows it in its own language
