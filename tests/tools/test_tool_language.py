@@ -132,7 +132,7 @@ def test_outside_a_run_the_search_follows_its_query() -> None:
     search = make_search_tool()
     assert search.invoke("玫瑰 批发价").startswith("[离线快照，")
     assert search.invoke("rose wholesale price").startswith("[offline snapshot, ")
-    zh = {"configurable": {LANGUAGE_KEY: "zh"}}
+    zh: RunnableConfig = {"configurable": {LANGUAGE_KEY: "zh"}}
     assert search.invoke({"query": "rose wholesale price"}, zh).startswith("[离线快照，")
     with pytest.raises(SearchError, match="搜索词是空的"):
         search.invoke({"query": "  "}, zh)
