@@ -19,8 +19,9 @@ from langchain_core.tools import BaseTool, tool
 
 from custom_react import CustomReActAgent
 from custom_react.events import ObservationEvent
+from custom_react.plan.prompt import PLANNER_VARIABLES, build_plan_prompt
 from custom_react.prompt import DESCRIPTIONS, build_react_prompt, in_language
-from custom_react.prompts import message
+from custom_react.prompts import load_template, message
 from custom_react.running.context import LANGUAGE_KEY, run_language
 from custom_react.testing import Script
 from tools import default_tools, make_search_tool
@@ -136,3 +137,10 @@ def test_outside_a_run_the_search_follows_its_query() -> None:
     assert search.invoke({"query": "rose wholesale price"}, zh).startswith("[离线快照，")
     with pytest.raises(SearchError, match="搜索词是空的"):
         search.invoke({"query": "  "}, zh)
+
+
+def test_a_chinese_planner_reads_the_tool_list_in_chinese() -> None:
+    template = load_template("planner", "zh")
+    prompt = build_plan_prompt(template, PLANNER_VARIABLES, default_tools(), language="zh")
+    text = prompt.format_messages(input="玫瑰？")[-1].text
+    assert all(t.metadata[DESCRIPTIONS]["zh"] in text for t in default_tools())
