@@ -4,7 +4,8 @@ Everything here is a pure function. `build_react_prompt` fills a template from `
 tools (name, description, arguments), an optional few-shot block and optional environment facts,
 and returns a `ChatPromptTemplate`: the system turn, the `chat_history` slot, and one user turn
 holding the `input` question followed by the `agent_scratchpad`. `render_tools` describes the
-tools for the text format (`InputStyle` lets the other formats say how to write an input). The
+tools for the text format (`InputStyle` lets the other formats say how to write an input), each in
+the prompt's language when it has a description in it (`in_language`). The
 earlier steps that fill `agent_scratchpad` are written by `scratchpad.render_scratchpad`. It does
 not call the model, parse its reply or choose a format.
 """
@@ -32,6 +33,8 @@ OPTIONAL_VARIABLES = frozenset({"examples", "environment"})
 TEXT_QUESTION = "Question: {input}"
 
 RenderTools = Callable[[Sequence[BaseTool]], str]
+DESCRIPTIONS = "descriptions"
+"""A tool's `metadata` key for its description per language, `{"zh": "..."}`: the prompt's wins."""
 
 
 def build_react_prompt(
@@ -70,7 +73,7 @@ def build_react_prompt(
     if examples is True:
         examples = bundled_examples(example_file, language, tools)
     system = _system_template(template, language, environment).format(  # filled once
-        tools=(render or render_tools)(tools),
+        tools=(render or render_tools)(in_language(tools, language)),
         tool_names=", ".join(tool.name for tool in tools),
         examples=examples or "",
         environment=environment,
@@ -87,6 +90,16 @@ def build_react_prompt(
     ]
     # The question's turn is continued by the steps so far (`scratchpad.py`).
     return ChatPromptTemplate.from_messages(turns).partial(agent_scratchpad="")
+
+
+def in_language(tools: Sequence[BaseTool], language: str) -> list[BaseTool]:
+    """The tools as a prompt in `language` shows them: a copy with the description in it, if any."""
+    shown = []
+    for tool in tools:
+        described = ((tool.metadata or {}).get(DESCRIPTIONS) or {}).get(language)
+        keep = not described or described == tool.description
+        shown.append(tool if keep else tool.model_copy(update={"description": described}))
+    return shown
 
 
 # The tool an example step calls, in the text, XML and JSON formats (the Chinese examples keep

@@ -15,6 +15,7 @@ from langchain_core.tools import tool
 
 from tools.arithmetic import ALLOWED, NAMES, CalculatorError, Number, evaluate_tree
 from tools.calculator_notation import PERCENT_FUNCTION, to_python_syntax
+from tools.texts import description, descriptions
 
 __all__ = ["MAX_INPUT_CHARS", "CalculatorError", "calculator", "evaluate", "format_number"]
 
@@ -70,15 +71,7 @@ def format_number(value: Number) -> str:
     return str(value)
 
 
-@tool(
-    "calculator",
-    description=(
-        "Calculator for ANY arithmetic: sums, differences, products, division, percentages, "
-        "powers, square roots, prices times quantities. Input: one math expression written "
-        "with the numbers themselves and + - * / ** ( ), a percent sign or sqrt(). Returns the "
-        "number."
-    ),
-)
+@tool("calculator", description=description("tool_calculator"))
 def calculator(expression: str) -> str:
     """Evaluate `expression` with `evaluate` and return the result as short text such as "310".
 
@@ -86,6 +79,9 @@ def calculator(expression: str) -> str:
         CalculatorError: Whatever `evaluate` refuses; the agent loop shows the message to the model.
     """
     return format_number(evaluate(expression))
+
+
+calculator.metadata = descriptions("tool_calculator")  # the prompt shows it in its own language
 
 
 def _words_hint(expression: str) -> str:

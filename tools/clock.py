@@ -2,16 +2,19 @@
 
 `describe_current_date` does the work and takes the clock as an argument, so tests pass a fixed
 `datetime` instead of patching anything. The tool takes no arguments; whatever a model writes as its
-Action Input ("none", "", "today") is ignored. This module does no date arithmetic and no parsing.
+Action Input ("none", "", "today") is ignored. The sentence is in the calling run's language (the
+message tables' `date_today` and `weekdays`). This module does no date arithmetic and no parsing.
 """
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import tool
 
-# Spelled out here because `%A` follows the process locale, and the sentence should not.
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+from custom_react.prompts import load_messages
+from custom_react.running.context import run_language
+from tools.texts import description, descriptions
 
 
 def local_now() -> datetime:
@@ -19,13 +22,15 @@ def local_now() -> datetime:
     return datetime.now().astimezone()
 
 
-def describe_current_date(now: Callable[[], datetime] = local_now) -> str:
+def describe_current_date(now: Callable[[], datetime] = local_now, language: str = "en") -> str:
     """Describe the moment `now()` returns in one sentence for the model.
 
     For example: "Today is Monday, 2026-11-30; local time 14:05 UTC."
+    ("今天是 2026-11-30，星期一；本地时间 14:05 UTC。" in Chinese).
 
     Args:
         now: The clock. It should return an aware `datetime`; a naive one is taken as local time.
+        language: The sentence's language, "en" or "zh".
 
     Returns:
         One sentence with the weekday, the ISO date, the 24-hour time and the time zone (its name and,
@@ -34,9 +39,14 @@ def describe_current_date(now: Callable[[], datetime] = local_now) -> str:
     moment = now()
     if moment.tzinfo is None:
         moment = moment.astimezone()
-    weekday = _WEEKDAYS[moment.weekday()]
-    return (
-        f"Today is {weekday}, {moment:%Y-%m-%d}; local time {moment:%H:%M} {_zone_label(moment)}."
+    texts = load_messages(language)
+    # Spelled out in the tables because `%A` follows the process locale, and the sentence should not.
+    weekday = texts["weekdays"].split()[moment.weekday()]
+    return texts["date_today"].format(
+        weekday=weekday,
+        date=f"{moment:%Y-%m-%d}",
+        time=f"{moment:%H:%M}",
+        zone=_zone_label(moment),
     )
 
 
@@ -54,13 +64,10 @@ def _zone_label(moment: datetime) -> str:
     return utc_offset
 
 
-@tool(
-    "current_date",
-    description=(
-        "Get today's date, the weekday and the current local time. Use it for any question about "
-        "today, now, this year, or how long until or since a date. Input: none (ignored)."
-    ),
-)
-def current_date() -> str:
+@tool("current_date", description=description("tool_current_date"))
+def current_date(config: RunnableConfig) -> str:
     """Return `describe_current_date()` for the real clock; any input the model wrote is ignored."""
-    return describe_current_date()
+    return describe_current_date(language=run_language(config) or "en")
+
+
+current_date.metadata = descriptions("tool_current_date")  # the prompt shows it in its own language

@@ -8,8 +8,9 @@ message for the model when the search itself fails, like the calculator. `search
 callers which backend a tool uses. Importing this module reads no environment and opens no connection.
 
 The offline snapshot ends in mid-2025. A query naming a later year (`gold price 2026`) still gets the
-closest results, but under a note, in the query's language, that the snapshot has nothing from that
-year: small models otherwise report a 2025 price as the 2026 one.
+closest results, but under a note that the snapshot has nothing from that year: small models
+otherwise report a 2025 price as the 2026 one. The tool's description, each result's label and its
+notes are in the calling run's language (`tools.texts`: the message tables' `search_*` keys).
 """
 
 import logging
@@ -17,36 +18,20 @@ import os
 from collections.abc import Mapping
 from typing import Any, Literal, cast
 
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langchain_tavily import TavilySearch
 
+from custom_react.prompts import load_messages, message
 from custom_react.toolbox import MIN_TRUNCATED, truncate
-from tools.snapshot_search import default_index, format_document, has_chinese
+from tools.snapshot_search import default_index, format_document
+from tools.texts import description, descriptions, language_of
 
 SearchBackend = Literal["tavily", "offline"]
 
 logger = logging.getLogger(__name__)
 
 _BACKEND_KEY = "search_backend"
-_TAVILY_DESCRIPTION = (
-    "Search the web for current facts: prices, exchange rates, news, sports results, people and "
-    "places. Input: a short search query that names one fact, with its place and date."
-)
-_OFFLINE_DESCRIPTION = (
-    "Search an offline snapshot of short documents (early 2025) for facts: prices, exchange rates, "
-    "sports results, people and places. Input: a short search query that names one fact, with "
-    "its place and date."
-)
-
-
-_LATER_YEAR = (
-    "No information for {year} found in the offline snapshot: its newest document is from {last}. "
-    "These results are about earlier years and do not answer a question about {year}:"
-)
-_LATER_YEAR_ZH = (
-    "离线快照中没有找到 {year} 年的信息（最新的文档是 {last} 的）。"
-    "下面的结果都属于更早的年份，不是 {year} 年的数据："
-)
 
 
 class SearchError(ValueError, ToolException):
@@ -128,13 +113,14 @@ def _make_tavily_tool(api_key: str, *, max_results: int, max_chars: int) -> Base
     # handle_tool_error=False: "no results" comes back as a ToolException we answer in our own words.
     tavily = TavilySearch(tavily_api_key=api_key, max_results=max_results, handle_tool_error=False)
 
-    def search(query: str) -> str:
+    def search(query: str, config: RunnableConfig) -> str:
         """Search the web with Tavily and return condensed results; raise `SearchError` on failure."""
-        query = _clean_query(query)
+        language = language_of(config, query)
+        query = _clean_query(query, language)
         try:
             response = tavily.invoke({"query": query})
         except ToolException:  # TavilySearch raises this when nothing was found
-            return f"No web results for {query!r}. Try a shorter or different query."
+            return message("search_no_web_results", language, query=query)
         if not isinstance(response, Mapping):
             raise SearchError(f"Web search returned an unexpected reply: {str(response)[:200]}")
         if "error" in response:  # TavilySearch turns API and network failures into {"error": ...}
@@ -142,7 +128,10 @@ def _make_tavily_tool(api_key: str, *, max_results: int, max_chars: int) -> Base
         return condense_tavily_results(response, max_chars=max_chars)
 
     return StructuredTool.from_function(
-        search, name="search", description=_TAVILY_DESCRIPTION, metadata={_BACKEND_KEY: "tavily"}
+        search,
+        name="search",
+        description=description("tool_search_web"),
+        metadata={_BACKEND_KEY: "tavily", **descriptions("tool_search_web")},
     )
 
 
@@ -154,30 +143,32 @@ def _make_offline_tool(*, max_results: int, max_chars: int) -> BaseTool:
     """
     index = default_index()
 
-    def search(query: str) -> str:
+    def search(query: str, config: RunnableConfig) -> str:
         """Rank snapshot documents for `query` and return the best as labelled lines."""
-        query = _clean_query(query)
+        language = language_of(config, query)
+        query = _clean_query(query, language)
         documents = index.search(query, k=max_results)
         if not documents:
-            return (
-                f"No document in the offline snapshot (early 2025) matches {query!r}. "
-                "Try other keywords."
-            )
-        results = "\n".join(format_document(doc) for doc in documents)
+            return message("search_no_match", language, query=query)
+        results = "\n".join(format_document(doc, language) for doc in documents)
         if later := index.years_after_snapshot(query):
             # A result for an earlier year is not an answer about a later one: say so first.
-            note, joiner = (_LATER_YEAR_ZH, "、") if has_chinese(query) else (_LATER_YEAR, " or ")
-            results = note.format(year=joiner.join(later), last=index.last_date) + "\n" + results
-        return truncate(results, max_chars)
+            year = ("、" if language == "zh" else " or ").join(later)
+            note = message("search_later_year", language, year=year, last=index.last_date)
+            results = note + "\n" + results
+        return truncate(results, max_chars, load_messages(language)["truncated"])
 
     return StructuredTool.from_function(
-        search, name="search", description=_OFFLINE_DESCRIPTION, metadata={_BACKEND_KEY: "offline"}
+        search,
+        name="search",
+        description=description("tool_search_offline"),
+        metadata={_BACKEND_KEY: "offline", **descriptions("tool_search_offline")},
     )
 
 
-def _clean_query(query: str) -> str:
+def _clean_query(query: str, language: str = "en") -> str:
     """Strip whitespace and surrounding quotes; refuse an empty query."""
     cleaned = query.strip().strip("\"'`").strip()
     if not cleaned:
-        raise SearchError("The search query is empty. Write a few keywords, e.g. 'rose price'.")
+        raise SearchError(message("search_empty_query", language))
     return cleaned

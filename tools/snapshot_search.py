@@ -15,6 +15,8 @@ from pathlib import Path
 
 from rank_bm25 import BM25Okapi
 
+from custom_react.prompts import message
+
 SNAPSHOT_PATH = Path(__file__).parent / "data" / "snapshot.jsonl"
 
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
@@ -129,11 +131,18 @@ class SnapshotIndex:
         return [self.documents[index] for index in ranked[:k]]
 
 
-def format_document(document: SnapshotDocument) -> str:
-    """Render one result as "[offline snapshot, 2025-03] Title: content (source: ...)"."""
-    return (
-        f"[offline snapshot, {document.date}] {document.title}: {document.content} "
-        f"(source: {document.source})"
+def format_document(document: SnapshotDocument, language: str = "en") -> str:
+    """Render one result as "[offline snapshot, 2025-03] Title: content (source: ...)".
+
+    The label is in `language` (the message table's `search_result`): "[离线快照，2025-03] …" in Chinese.
+    """
+    return message(
+        "search_result",
+        language,
+        date=document.date,
+        title=document.title,
+        content=document.content,
+        source=document.source,
     )
 
 

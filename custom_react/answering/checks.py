@@ -10,7 +10,8 @@ a `RunSteps` list that also knows the question and the run's language. `review` 
 any Observation: on small models the usual wrong answer is a well-formed one with a made-up
 number (a sum never computed, a price never looked up). Numbers are compared by value (`1,240`
 and `1240.0` are one number) and read where Chinese writes them, against the characters
-(`每枝3.10元`), never inside an ASCII word (`v2`, `abc123`).
+(`每枝3.10元`), never inside an ASCII word (`v2`, `abc123`). A percentage the model was shown
+also grounds its fraction: `5%` in the question lets the answer write `0.05`.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ _START = rf"(?<![.,])(?<!(?![{_CJK}])\w)"
 _NUMBER = re.compile(
     rf"{_START}[-−]?\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?!\d)|{_START}[-−]?\d+(?:\.\d+)?"
 )
+_PERCENT = re.compile(rf"({_NUMBER.pattern})\s*[%％]")
 
 
 def review(checks: Sequence[Check], answer: str, steps: RunSteps) -> list[str]:
@@ -57,10 +59,8 @@ def review(checks: Sequence[Check], answer: str, steps: RunSteps) -> list[str]:
 
 def grounded_numbers(answer: str, steps: RunSteps) -> str | None:
     """Reject an answer with a number that neither the question nor any Observation holds."""
-    seen = numbers_in(steps.question)
-    for step in steps:
-        if isinstance(step, ToolStep):
-            seen |= numbers_in(step.observation)
+    shown = [steps.question] + [s.observation for s in steps if isinstance(s, ToolStep)]
+    seen = {value for text in shown for value in numbers_in(text) | fractions_in(text)}
     made_up = [written for written in _NUMBER.findall(answer) if _value(written) not in seen]
     if not made_up:
         return None
@@ -71,6 +71,12 @@ def grounded_numbers(answer: str, steps: RunSteps) -> str | None:
 def numbers_in(text: str) -> set[Decimal]:
     """The values of the numbers written in `text`."""
     return {value for written in _NUMBER.findall(text) if (value := _value(written)) is not None}
+
+
+def fractions_in(text: str) -> set[Decimal]:
+    """The fractions of the percentages written in `text`: 0.05 for `5%`."""
+    values = (_value(written) for written in _PERCENT.findall(text))
+    return {(value / 100).normalize() for value in values if value is not None}
 
 
 def _value(written: str) -> Decimal | None:

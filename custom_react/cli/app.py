@@ -4,7 +4,9 @@
 any OpenAI-compatible URL, or the bundled local model on a loopback server when no key is set),
 runs `CustomReActAgent` with the default tools (and those of any `--mcp-server "python server.py"`,
 through `custom_react.integrations.mcp`), and prints the live transcript and the answer, the model's reply as it
-is written (`--no-stream`: each step whole, after a spinner).
+is written (`--no-stream`: each step whole, after a spinner). An answer holding a number that neither
+the question nor any Observation gave (worked out in the head) goes back to the model, at most
+twice (`grounded_numbers`): the command's runs compute with a tool what the library leaves to you.
 With `--checkpoint runs.db` every step is stored and a tool that needs approval pauses the run:
 `custom-react runs` lists the stored runs, `custom-react resume RUN_ID --approve` (or `--reject
 REASON`, `--edit INPUT`) continues one, as does a bare `resume` after a crash. `custom-react
@@ -23,6 +25,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
 from custom_react.agent import CustomReActAgent
+from custom_react.answering import grounded_numbers
 from custom_react.cli.compare import compare
 from custom_react.cli.support import answer, check_save_suffixes, finish, load_tools, open_model
 from custom_react.pausing.checkpoints import CheckpointError, SQLiteStore
@@ -119,13 +122,17 @@ def _agent(
     checkpoint: Path | None,
     system: str = "",
 ) -> CustomReActAgent:
-    """The CLI's agent; with a checkpoint file, every step is stored and approvals wait."""
+    """The CLI's agent; with a checkpoint file, every step is stored and approvals wait.
+
+    Its answers are checked (`grounded_numbers`): a number computed in the model's head goes back.
+    """
     return CustomReActAgent(
         llm,
         tools,
         max_iterations=max_iterations,
         language=lang,
         examples=True,
+        final_answer_checks=[grounded_numbers],
         system_prompt=system,
         checkpoint=SQLiteStore(checkpoint) if checkpoint else None,
         approval="interrupt" if checkpoint else "callback",

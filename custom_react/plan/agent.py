@@ -125,7 +125,8 @@ class PlanAndExecuteAgent(StepRunnable):
     ) -> Runnable[dict[str, Any], BaseMessage]:
         """The prompt and the model for one stage, named after it in callbacks."""
         text = template or load_template(name, self.language)
-        prompt = build_plan_prompt(text, variables, self.executor.tools, name, self.system_prompt)
+        tools = self.executor.tools
+        prompt = build_plan_prompt(text, variables, tools, name, self.system_prompt, self.language)
         return (prompt | self.llm).with_config(run_name=name)
 
     # -- The plan-and-execute loop --------------------------------------------------------------

@@ -20,7 +20,7 @@ from langchain_core.prompts.chat import MessageLikeRepresentation
 from langchain_core.tools import BaseTool
 
 from custom_react.plan.labels import PLAN
-from custom_react.prompt import render_tools, template_variables
+from custom_react.prompt import in_language, render_tools, template_variables
 from custom_react.prompts import check_language, load_template
 
 PLANNER_VARIABLES = frozenset({"input"})
@@ -35,6 +35,7 @@ def build_plan_prompt(
     tools: Sequence[BaseTool],
     name: str = "plan",
     system_prompt: str = "",
+    language: str = "en",
 ) -> ChatPromptTemplate:
     """Build the planner's or replanner's prompt.
 
@@ -44,6 +45,7 @@ def build_plan_prompt(
         tools: The executor's tools, rendered as `build_react_prompt` renders them.
         name: Who the template is for, in error messages.
         system_prompt: Your instructions, as a system turn before everything else ("": none).
+        language: The tools' descriptions are shown in it when they have one (`in_language`).
 
     Returns:
         A prompt whose remaining variables are `required` plus the optional `chat_history` and
@@ -58,7 +60,10 @@ def build_plan_prompt(
     if missing or unknown:
         problem = f"misses {sorted(missing)}" if missing else f"uses unknown {sorted(unknown)}"
         raise ValueError(f"The {name} template {problem}; write literal braces as {{{{ }}}}.")
-    filled = {"tools": render_tools(tools), "tool_names": ", ".join(tool.name for tool in tools)}
+    filled = {
+        "tools": render_tools(in_language(tools, language)),
+        "tool_names": ", ".join(tool.name for tool in tools),
+    }
     system: list[MessageLikeRepresentation] = [SystemMessage(system_prompt.strip())]
     prompt = ChatPromptTemplate.from_messages(
         [

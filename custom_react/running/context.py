@@ -6,6 +6,9 @@
 and its `tool_call_id`, so a tool written for `create_agent` runs here unchanged. The model never
 sees the parameter (LangChain leaves it out of the tool's arguments). Its `state` is empty and it
 has no `store`: the run's steps are the agent's own records, not a graph's state.
+
+The config also carries the run's language (`run_language`), so a tool that takes `config` can
+write its own words around its result in the language the model is prompted in.
 """
 
 from __future__ import annotations
@@ -19,13 +22,26 @@ from langchain_core.tools import BaseTool
 
 CONTEXT_KEY = "custom_react_context"
 """The `configurable` key that carries the run's context to its tools."""
+LANGUAGE_KEY = "custom_react_language"
+"""The `configurable` key that carries the run's language ("en", "zh") to its tools."""
 
 
-def with_context(config: RunnableConfig | None, context: Any) -> RunnableConfig | None:
-    """`config` carrying `context` for the run's tools (unchanged when there is none)."""
-    if context is None:
-        return config
-    return patch_config(config, configurable={CONTEXT_KEY: context})
+def with_context(
+    config: RunnableConfig | None, context: Any, language: str | None = None
+) -> RunnableConfig | None:
+    """`config` carrying `context` and the run's `language` for its tools (None: not added)."""
+    added = {
+        key: value
+        for key, value in ((CONTEXT_KEY, context), (LANGUAGE_KEY, language))
+        if value is not None
+    }
+    return patch_config(config, configurable=added) if added else config
+
+
+def run_language(config: RunnableConfig | None) -> str | None:
+    """The language of the run that called a tool with `config` (None: not run by an agent here)."""
+    language = ((config or {}).get("configurable") or {}).get(LANGUAGE_KEY)
+    return language if isinstance(language, str) else None
 
 
 def runtime_parameter(tool: BaseTool) -> str | None:

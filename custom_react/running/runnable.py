@@ -108,7 +108,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         `context` reaches every tool that asks for it (`runtime: ToolRuntime`, as under
         `create_agent`; `running/context.py`); the same holds for `ainvoke`, `stream`, `astream`.
         """
-        config = with_context(config, context)
+        config = with_context(config, context, getattr(self, "language", None))
         return self._call_with_config(
             cast(_Transformer, self._drain), input, config, run_type="chain"
         )
@@ -126,7 +126,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         **kwargs: Any,
     ) -> dict[str, Any]:
         """Async `invoke`: the same loop, each model and tool call awaited."""
-        config = with_context(config, context)
+        config = with_context(config, context, getattr(self, "language", None))
         return await self._acall_with_config(
             cast(_Transformer, self._adrain), input, config, run_type="chain"
         )
@@ -152,7 +152,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         event for each piece (the model is called with `stream`).
         """
         events = partial(self._events, tokens=stream_tokens)
-        config = with_context(config, context)
+        config = with_context(config, context, getattr(self, "language", None))
         yield from traced(self, input, config, events)  # its trace ends with the result dict
 
     async def astream(  # type: ignore[override]
@@ -166,7 +166,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
     ) -> AsyncIterator[AgentEvent]:
         """Async `stream`: the same loop, each model and tool call awaited."""
         events = partial(self._aevents, tokens=stream_tokens)
-        config = with_context(config, context)
+        config = with_context(config, context, getattr(self, "language", None))
         async for event in atraced(self, input, config, events):
             yield event
 

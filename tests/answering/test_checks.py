@@ -8,7 +8,7 @@ import pytest
 
 from custom_react import AnswerRejected, CustomReActAgent, grounded_numbers
 from custom_react.answering import RunSteps
-from custom_react.answering.checks import numbers_in
+from custom_react.answering.checks import fractions_in, numbers_in
 from custom_react.steps import ToolStep
 from tests.conftest import run_by
 
@@ -85,6 +85,29 @@ def test_grounded_numbers_reads_numbers_glued_to_chinese_text(answer, made_up):
 )
 def test_numbers_are_found_next_to_chinese_text_but_not_inside_a_word(text, values):
     assert numbers_in(text) == {Decimal(value) for value in values}
+
+
+@pytest.mark.parametrize(
+    ("answer", "made_up"),
+    [
+        ("1 * (1 + 0.05) = 1.05", "1.05"),  # 0.05 is the question's 5%; 1.05 was never computed
+        ("0.125 of it", None),  # 12.5% in an observation
+        ("0.5", "0.5"),  # 5% is 0.05, not 0.5
+        ("涨了12.5％，加价5%", None),
+    ],
+)
+def test_a_percentage_grounds_its_fraction(answer, made_up):
+    steps = RunSteps([observed("每枝约1元，涨了12.5%")], "1元加价 5% 出售是多少？", "zh")
+    message = grounded_numbers(answer, steps)
+    if made_up is None:
+        assert message is None
+    else:
+        assert message is not None and message.startswith(f"最终答案里的 {made_up} ")
+    assert fractions_in("5% 和 12.5％，1,250%") == {
+        Decimal("0.05"),
+        Decimal("0.125"),
+        Decimal("12.5"),
+    }
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])

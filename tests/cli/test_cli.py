@@ -73,11 +73,28 @@ def test_ask_system_reaches_the_start_of_the_system_prompt(monkeypatch):
     with ScriptedServer(["Final Answer: 4 euros"]) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.url)
         result = CliRunner().invoke(
-            app, ["ask", "2 + 2?", "--system", "Answer in euros.", "--quiet", "--no-stream"]
+            app, ["ask", "4 or 5?", "--system", "Answer in euros.", "--quiet", "--no-stream"]
         )
         assert result.exit_code == 0, result.output
         system = server.requests[0]["messages"][0]
     assert system["role"] == "system" and system["content"].startswith("Answer in euros.\n\n")
+
+
+def test_ask_sends_back_an_answer_whose_number_no_tool_gave(monkeypatch):
+    """The CLI checks the answer (`grounded_numbers`): a number made up in the head goes back."""
+    from tests.scripted_server import ScriptedServer
+
+    replies = [
+        "Final Answer: 15.75",  # worked out in the head: in neither the question nor a tool's result
+        "Thought: compute it\nAction: calculator\nAction Input: 15 + 5%",
+        "Final Answer: 15.75",
+    ]
+    with ScriptedServer(replies) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        result = CliRunner().invoke(app, ["ask", "15 plus 5%?", "--quiet", "--no-stream"])
+        assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith("15.75") and len(server.requests) == 3
+    assert "The Final Answer gives 15.75" in server.requests[1]["messages"][-1]["content"]
 
 
 def test_ask_help_lists_show_prompts_and_ui_help_lists_its_options():

@@ -3,7 +3,9 @@
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+from langchain_core.runnables import RunnableConfig
 
+from custom_react.running.context import LANGUAGE_KEY
 from tools.clock import current_date, describe_current_date
 
 MOMENTS = [
@@ -52,3 +54,18 @@ def test_tool_takes_no_arguments() -> None:
     """The `current_date` tool has no arguments."""
     assert current_date.name == "current_date"
     assert current_date.args == {}
+
+
+def test_the_sentence_in_chinese() -> None:
+    """In Chinese the weekday and the words are Chinese; the date, time and zone are the same."""
+    moment = datetime(2026, 11, 30, 14, 5, tzinfo=UTC)
+    assert (
+        describe_current_date(lambda: moment, "zh")
+        == "今天是 2026-11-30，星期一；本地时间 14:05 UTC。"
+    )
+
+
+def test_a_chinese_run_gets_the_date_in_chinese() -> None:
+    """The tool writes in the calling run's language (English outside a run)."""
+    config: RunnableConfig = {"configurable": {LANGUAGE_KEY: "zh"}}
+    assert current_date.invoke({}, config).startswith("今天是 ")
