@@ -9,7 +9,7 @@ message tables' `date_today` and `weekdays`). This module does no date arithmeti
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables import ensure_config
 from langchain_core.tools import tool
 
 from custom_react.prompts import load_messages
@@ -65,9 +65,10 @@ def _zone_label(moment: datetime) -> str:
 
 
 @tool("current_date", description=description("tool_current_date"))
-def current_date(config: RunnableConfig) -> str:
+def current_date() -> str:
     """Return `describe_current_date()` for the real clock; any input the model wrote is ignored."""
-    return describe_current_date(language=run_language(config) or "en")
+    # The calling run's config (LangChain sets it while the tool runs): its language, if any.
+    return describe_current_date(language=run_language(ensure_config()) or "en")
 
 
 current_date.metadata = descriptions("tool_current_date")  # the prompt shows it in its own language

@@ -18,7 +18,7 @@ import os
 from collections.abc import Mapping
 from typing import Any, Literal, cast
 
-from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables import ensure_config
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langchain_tavily import TavilySearch
 
@@ -113,9 +113,9 @@ def _make_tavily_tool(api_key: str, *, max_results: int, max_chars: int) -> Base
     # handle_tool_error=False: "no results" comes back as a ToolException we answer in our own words.
     tavily = TavilySearch(tavily_api_key=api_key, max_results=max_results, handle_tool_error=False)
 
-    def search(query: str, config: RunnableConfig) -> str:
+    def search(query: str) -> str:
         """Search the web with Tavily and return condensed results; raise `SearchError` on failure."""
-        language = language_of(config, query)
+        language = language_of(ensure_config(), query)  # the calling run's config
         query = _clean_query(query, language)
         try:
             response = tavily.invoke({"query": query})
@@ -143,9 +143,9 @@ def _make_offline_tool(*, max_results: int, max_chars: int) -> BaseTool:
     """
     index = default_index()
 
-    def search(query: str, config: RunnableConfig) -> str:
+    def search(query: str) -> str:
         """Rank snapshot documents for `query` and return the best as labelled lines."""
-        language = language_of(config, query)
+        language = language_of(ensure_config(), query)  # the calling run's config
         query = _clean_query(query, language)
         documents = index.search(query, k=max_results)
         if not documents:
