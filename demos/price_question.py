@@ -86,9 +86,9 @@ if __name__ == "__main__":
 # --> The wholesale price of a rose stem in China is approximately 1 yuan (CNY 1) per stem, and with a 5% markup, the final price would be about 1.05 yuan (CNY 1.05) per stem.  (3 model calls, final_answer)
 #
 # === 中国玫瑰每枝的批发价是多少？加价5%之后是多少？
-# 思考：我需要计算 100 元的 5% 加上 100 元。
+# 思考：我需要知道中国玫瑰的批发价，然后计算加价5%后的价格。
 # 行动：calculator
-# 行动输入：100 * 0.05 + 100
+# 行动输入：100 * 1.05
 # 观察：105
 # 思考：我现在知道最终答案了
 # 最终答案：中国玫瑰每枝的批发价是 100 元，加价 5% 后是 105 元。
