@@ -49,6 +49,7 @@ _OPENER = re.compile(r"(?:```[\w-]*+|<tool_call>)\s*+\Z")  # what opened the cal
 _WRAPPED_OBJECT = re.compile(r"[A-Za-z_][\w.]*+[ \t]*+\([ \t]*+\{")  # `SearchTool({...})`
 _GLOSS = re.compile(r"\s[(（]")  # `add (adds two numbers)`: what follows the name explains it
 _NAME_NOISE = " \t\n*`'\"<>[](){}（）.,:;!?。，：；！？"
+_NO_TOOL = frozenset({"none", "n/a", "null", "无"})  # `Action: None`: the model named no tool
 _JSON_OPENERS = ("{", "```", "<tool_call>")
 _MARKDOWN = " \t*`"
 _COMMA_FORM = re.compile(r"(?P<name>[^\s,(\[]++)[ \t]*+,[ \t]*+(?P<input>.*)")  # `tool, 'input'`
@@ -85,12 +86,14 @@ def clean_tool_name(written: str) -> str:
     """The tool name the model meant, its case kept.
 
     `**current\\_date**` -> `current_date`, `` `search` `` -> `search`, `add (adds two numbers)`
-    -> `add`, `search.` -> `search`.
+    -> `add`, `search.` -> `search`; a word that names no tool (`None`, `N/A (no tool needed)`)
+    -> "", so the reply is refused as one with no tool name.
     """
     name = re.sub(r"\\++_", "_", written.strip())
     if (gloss := _GLOSS.search(name)) is not None:
         name = name[: gloss.start()]
-    return name.strip(_NAME_NOISE)
+    name = name.strip(_NAME_NOISE)
+    return "" if name.lower() in _NO_TOOL else name
 
 
 def step_fields(step: dict[str, Any]) -> dict[str, Any]:
