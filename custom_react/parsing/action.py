@@ -3,7 +3,8 @@
 `read_action` reads an action as written after `Action:` (text format) or inside `<action>` (XML):
 a JSON call, `tool("args")` or the paper's `tool[args]` (via `call_syntax`), `tool, "input"`, or a
 name with its input. `find_call` finds a JSON call in prose (bare, fenced, in `<tool_call>` tags),
-and `step_fields` / `call_in_object` read a decoded object (also the JSON format's steps) in any of
+`final_answer_call` reads a reply that is only a call of the answer (`finish(answer="...")`), and
+`step_fields` / `call_in_object` read a decoded object (also the JSON format's steps) in any of
 the key conventions models were trained on: `action`/`name`/`tool`/`function` for the tool,
 `action_input`/`arguments`/`parameters`/`tool_input`/`args`/`input` for its input (string-encoded
 arguments included). A call to `final_answer` (`Final Answer`, the paper's `Finish`) is the answer,
@@ -52,6 +53,7 @@ _NAME_NOISE = " \t\n*`'\"<>[](){}（）.,:;!?。，：；！？"
 _NO_TOOL = frozenset({"none", "n/a", "null", "无"})  # `Action: None`: the model named no tool
 _JSON_OPENERS = ("{", "```", "<tool_call>")
 _MARKDOWN = " \t*`"
+_CALL_NAME = re.compile(r"[A-Za-z_]\w*+(?=[(\[])")  # `finish(`, `Finish[`: no space before it
 _COMMA_FORM = re.compile(r"(?P<name>[^\s,(\[]++)[ \t]*+,[ \t]*+(?P<input>.*)")  # `tool, 'input'`
 
 
@@ -80,6 +82,21 @@ class WrittenCall:
 def is_final_answer_name(name: str) -> bool:
     """Whether a tool name reads as the Final Answer (`finish`, `final_answer`, `最终答案`, ...)."""
     return _KEY_NOISE.sub("", name.lower()) in _FINAL_NAMES
+
+
+def final_answer_call(text: str) -> WrittenCall | None:
+    """The call, when `text` is nothing but a call of the final answer written like code.
+
+    That is `finish(answer="...")`, `Finish[...]` or `final_answer("...")`, the way a prompt spelled
+    the action, with nothing after it. A name the call does not follow at once (`Finish (the race)
+    ...`) is prose, and so is a call of any other name: the parser does not know the tools.
+    """
+    stripped = text.strip()
+    head = _CALL_NAME.match(stripped)
+    if head is None or not is_final_answer_name(head.group()) or stripped[-1] not in ")]":
+        return None
+    call = parse_tool_call(stripped)
+    return None if call is None else WrittenCall(call[0], call[1])
 
 
 def clean_tool_name(written: str) -> str:

@@ -53,7 +53,28 @@ NO_TOOL = [
     ),
 ]
 
-KINDS = {"no-tool": NO_TOOL}
+# A reply that is nothing but a call of the final answer written like code -- the way a prompt
+# spelled the action -- is that answer. Any other bare call, or prose that merely starts with the
+# word, stays prose: a direct answer.
+FINAL_CALL = [
+    *variants("bare finish call", 'finish(answer="{a}")', ANSWER, chinese_markers=False),
+    *variants("bare Finish in brackets", "Finish[{a}]", ANSWER, chinese_markers=False),
+    *variants("bare final_answer call", "final_answer('{a}')", ANSWER, chinese_markers=False),
+    *variants(
+        "prose that starts with the word",
+        "Finish (the race) first: {a}",
+        Final("Finish (the race) first: {a}"),
+        chinese_markers=False,
+    ),
+    *variants(
+        "a bare call of a tool stays prose",
+        'search("{q}")',
+        Final('search("{q}")'),
+        chinese_markers=False,
+    ),
+]
+
+KINDS = {"no-tool": NO_TOOL, "final-call": FINAL_CALL}
 
 
 @pytest.mark.parametrize(
