@@ -50,6 +50,7 @@ _OPENER = re.compile(r"(?:```[\w-]*+|<tool_call>)\s*+\Z")  # what opened the cal
 _WRAPPED_OBJECT = re.compile(r"[A-Za-z_][\w.]*+[ \t]*+\([ \t]*+\{")  # `SearchTool({...})`
 _GLOSS = re.compile(r"\s[(（]")  # `add (adds two numbers)`: what follows the name explains it
 _NAME_NOISE = " \t\n*`'\"<>[](){}（）.,:;!?。，：；！？"
+_ESCAPED_UNDERSCORE = re.compile(r"\\++_")  # `web\_search`: markdown's escape of an underscore
 _NO_TOOL = frozenset({"none", "n/a", "null", "无"})  # `Action: None`: the model named no tool
 _JSON_OPENERS = ("{", "```", "<tool_call>")
 _MARKDOWN = " \t*`"
@@ -106,7 +107,7 @@ def clean_tool_name(written: str) -> str:
     -> `add`, `search.` -> `search`; a word that names no tool (`None`, `N/A (no tool needed)`)
     -> "", so the reply is refused as one with no tool name.
     """
-    name = re.sub(r"\\++_", "_", written.strip())
+    name = _ESCAPED_UNDERSCORE.sub("_", written.strip())
     if (gloss := _GLOSS.search(name)) is not None:
         name = name[: gloss.start()]
     name = name.strip(_NAME_NOISE)
@@ -164,10 +165,13 @@ def read_action(written: str, action_input: str | None = None) -> WrittenCall:
         written: The action as written: a JSON call (LangChain's blob, maybe fenced), a call
             (`search("rose")`, the paper's `search[rose]`), `tool, "input"`, or a name alone on
             its line with the input (if any) on the lines below.
-        action_input: The separate Action Input, when the reply has one.
+        action_input: The separate Action Input, when the reply has one. When the name escapes
+            its underscores as markdown does (`web\\_search`), the input's escapes go too.
     """
     first, _, rest = written.partition("\n")
     if action_input is not None:
+        if _ESCAPED_UNDERSCORE.search(first):  # the model escaped the whole step, not just the name
+            action_input = _ESCAPED_UNDERSCORE.sub("_", action_input)
         name = clean_tool_name(first)
         return WrittenCall(name, _unwrap_call(name, parse_action_input(action_input)))
     if written.startswith(_JSON_OPENERS) and (json_call := find_call(written, needs_input=False)):

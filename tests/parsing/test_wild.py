@@ -74,7 +74,27 @@ FINAL_CALL = [
     ),
 ]
 
-KINDS = {"no-tool": NO_TOOL, "final-call": FINAL_CALL}
+# Underscores escaped as markdown escapes them (`web\_search`): when the Action line shows the
+# escape, the model escaped its input the same way, and the input is read without it too.
+ESCAPED_UNDERSCORES = [
+    *variants(
+        "escaped name and input",
+        "Action: web\\_search\nAction Input: {q} site\\_name",
+        Act("web_search", "{q} site_name"),
+    ),
+    *variants(
+        "escaped name and JSON keys",
+        'Action: web\\_search\nAction Input: {"search\\_query": "{q}"}',
+        Act("web_search", {"search_query": "{q}"}),
+    ),
+    *variants(
+        "an escape in the input alone is kept",
+        "Action: search\nAction Input: {q} LIKE 'a\\_b'",
+        Act("search", "{q} LIKE 'a\\_b'"),
+    ),
+]
+
+KINDS = {"no-tool": NO_TOOL, "final-call": FINAL_CALL, "escaped-underscores": ESCAPED_UNDERSCORES}
 
 
 @pytest.mark.parametrize(
