@@ -15,8 +15,11 @@ String arguments and answers are compared with whitespace collapsed (and `*` tri
 of an answer), so only differences that change what runs or what the user reads count.
 
 Case files: `bench/parser_dialects.jsonl` (the default: dialects seen in other frameworks, in
-groups, each case `tune` or `holdout`) and `bench/parser_cases.jsonl` (the first 43 malformed
-replies, in categories; what `load_cases()` reads when given no path).
+groups, each case `tune` or `holdout`), `bench/parser_cases.jsonl` (the first 43 malformed
+replies, in categories; what `load_cases()` reads when given no path) and
+`bench/parser_replies_wild.jsonl` (real replies quoted in threads about agents that broke on them).
+A case that names its agent's tools (`tools`: {name: [argument, ...]}) is scored against stand-ins
+with those names and arguments; any other case against search, calculator and current_date.
 
 The tables give passes per group, in total and per split, then per group within each split, and
 end with the verdict: the groups (per split) where ours is not strictly ahead of every peer.
@@ -37,7 +40,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from langchain_core.tools import BaseTool
+from langchain_core.tools import BaseTool, StructuredTool
 
 from custom_react.arguments import tool_arguments
 from custom_react.parser import Action, ParseError, parse_llm_response
@@ -60,7 +63,24 @@ def load_cases(path: Path = CASES) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines if line.strip() and not line.startswith("#")]
 
 
-def ours(text: str) -> dict[str, Any]:
+def case_tools(case: dict[str, Any]) -> list[BaseTool]:
+    """The tools the case's agent had: stand-ins for the case's `tools`, else `TOOLS`."""
+    named = case.get("tools")
+    if named is None:
+        return TOOLS
+    return [_stand_in(name, arguments) for name, arguments in named.items()]
+
+
+def _stand_in(name: str, arguments: list[str]) -> BaseTool:
+    """A tool with only a name and argument names: enough to resolve and bind it, never run."""
+    properties: dict[str, Any] = {argument: {} for argument in arguments}
+    schema = {"type": "object", "properties": properties, "required": arguments}
+    return StructuredTool.from_function(
+        func=lambda **_: "", name=name, description=name, args_schema=schema
+    )
+
+
+def ours(text: str, tools: list[BaseTool] = TOOLS) -> dict[str, Any]:
     """The step our agent would take for `text`."""
     try:
         step = parse_llm_response(text)
@@ -68,7 +88,7 @@ def ours(text: str) -> dict[str, Any]:
         return {"error": True}
     if not isinstance(step, Action):
         return {"final": step.output}
-    tool = resolve_tool(step.tool, TOOLS)
+    tool = resolve_tool(step.tool, tools)
     if tool is None:
         return {"action": step.tool, "args": None}
     return {"action": tool.name, "args": tool_arguments(tool, step.tool_input)}
@@ -78,8 +98,10 @@ def normalize(meaning: dict[str, Any]) -> dict[str, Any]:
     """Collapse whitespace in string arguments and answers; trim markdown stars off answers.
 
     An action with an empty tool name counts as refused: both agents answer it with an error
-    observation ("... is not a valid tool").
+    observation ("... is not a valid tool"). A label's `error` may say why; any refusal matches it.
     """
+    if "error" in meaning:
+        return {"error": True}
     if meaning.get("args", {}) is None and not str(meaning.get("action", "")).strip():
         return {"error": True}
     if "final" in meaning:
@@ -98,9 +120,18 @@ def score(
     """Each case with what every parser made of it (`got`) and, under each parser's name, whether
     that matches the label. `group` and `split` are filled in for the older case file."""
     peers = available_peers(None) if peers is None else peers
-    texts = [case["text"] for case in cases]
-    made = {"ours": [ours(text) for text in texts]}
-    made.update({name: peer(texts, TOOLS) for name, peer in peers.items()})
+    made: dict[str, list[dict[str, Any]]] = {name: [{}] * len(cases) for name in ["ours", *peers]}
+    by_tools: dict[str, list[int]] = {}
+    for index, case in enumerate(cases):
+        by_tools.setdefault(json.dumps(case.get("tools"), sort_keys=True), []).append(index)
+    for indexes in by_tools.values():  # each peer reads the cases of one set of tools at a time
+        tools = case_tools(cases[indexes[0]])
+        texts = [cases[index]["text"] for index in indexes]
+        found = {"ours": [ours(text, tools) for text in texts]}
+        found.update({name: peer(texts, tools) for name, peer in peers.items()})
+        for name, meanings in found.items():
+            for index, meaning in zip(indexes, meanings, strict=True):
+                made[name][index] = meaning
     rows = []
     for index, case in enumerate(cases):
         expected = normalize(case["expected"])

@@ -121,14 +121,14 @@ def results_name(stem: str, args: argparse.Namespace) -> str:
     return f"{stem}{variant}.jsonl"
 
 
-def saved_store(path: Path, saved: Path, model: str) -> ResultsStore:
+def saved_store(path: Path, saved: Path | None, model: str) -> ResultsStore:
     """The results file at `path`; when it is missing, made first from the saved report `saved`.
 
     The report (`<stem>.json`, committed) holds every run and the fingerprint of what each agent
     read in each language, so a run keeps its key: after a prompt change, the same command runs
     again only the runs whose agent and language read another prompt (`--check` names them).
     """
-    if not path.is_file() and saved.is_file():
+    if saved is not None and saved.is_file() and not path.is_file():
         data = json.loads(saved.read_text(encoding="utf-8"))
         read = data["settings"].get("prompt_fingerprints", {})
         store = ResultsStore(path)
@@ -199,7 +199,7 @@ def main() -> None:
         path = ensure_model_file(model)
         # The saved report holds this variant's runs only if it is the plain one (same stem).
         plain = results_name(stem, args) == f"{stem}.jsonl"
-        saved_report = args.out / f"{stem}.json" if plain else args.out / "none"
+        saved_report = args.out / f"{stem}.json" if plain else None
         with LocalModelServer(path, n_threads=args.threads, parallel=args.parallel) as server:
             report = run_comparison(
                 questions,

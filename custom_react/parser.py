@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from custom_react.parsing.action import WrittenCall, find_call, read_action
+from custom_react.parsing.action import WrittenCall, final_answer_call, find_call, read_action
 from custom_react.parsing.action_input import MAX_INPUT_DEPTH, ActionInput, input_depth
 from custom_react.parsing.markers import MARKERS, STEPS, Section, split_sections, strip_think
 from custom_react.prompts import LANGUAGES, message
@@ -76,7 +76,8 @@ def parse_llm_response(text: str, language: str = "en") -> Action | FinalAnswer:
         The first step in the reply: an `Action` or a `FinalAnswer`. An Observation echoed before
         it is skipped; anything after it (another step, a made-up Observation) is dropped. With
         no step marker, a JSON tool call in the text is the step, then a weak answer marker
-        (`Answer:`, `AI:`), and prose with no markers at all is a direct answer.
+        (`Answer:`, `AI:`), and prose with no markers at all is a direct answer (the answer a
+        bare `finish(answer="...")` holds, when that is all the reply says).
 
     Raises:
         ParseError: The reply is empty or only echoes an Observation, has a `Thought:` but no
@@ -94,7 +95,7 @@ def parse_llm_response(text: str, language: str = "en") -> Action | FinalAnswer:
     if weak is not None:
         return _step(text, preamble, sections, weak, errors)
     if preamble and not sections:  # prose with no markers: a direct answer
-        return FinalAnswer(output=preamble, log=preamble)
+        return _direct_answer(text, preamble, errors)
     what = "text_after_thought" if sections else "text_echo" if found else "text_empty_reply"
     raise ParseError(errors.message(what), text)
 
@@ -214,6 +215,17 @@ def step_from_call(
     if not call.name:
         raise ParseError(no_tool or text_errors("en").no_tool, text)
     return Action(tool=call.name, tool_input=call.tool_input, thought=thought, log=log)
+
+
+def _direct_answer(text: str, preamble: str, errors: TextErrors) -> FinalAnswer:
+    """Prose with no markers: the answer.
+
+    A reply that is only a call of the answer written like code (`finish(answer="...")`, the way a
+    prompt spelled the action) is the answer it holds.
+    """
+    if (call := final_answer_call(preamble)) is not None:
+        return _final_answer(call.answer, "", preamble, text, errors.empty_answer)
+    return FinalAnswer(output=preamble, log=preamble)
 
 
 def _final_answer(output: str, thought: str, log: str, text: str, empty: str) -> FinalAnswer:

@@ -3,7 +3,8 @@
 `read_action` reads an action as written after `Action:` (text format) or inside `<action>` (XML):
 a JSON call, `tool("args")` or the paper's `tool[args]` (via `call_syntax`), `tool, "input"`, or a
 name with its input. `find_call` finds a JSON call in prose (bare, fenced, in `<tool_call>` tags),
-and `step_fields` / `call_in_object` read a decoded object (also the JSON format's steps) in any of
+`final_answer_call` reads a reply that is only a call of the answer (`finish(answer="...")`), and
+`step_fields` / `call_in_object` read a decoded object (also the JSON format's steps) in any of
 the key conventions models were trained on: `action`/`name`/`tool`/`function` for the tool,
 `action_input`/`arguments`/`parameters`/`tool_input`/`args`/`input` for its input (string-encoded
 arguments included). A call to `final_answer` (`Final Answer`, the paper's `Finish`) is the answer,
@@ -49,8 +50,11 @@ _OPENER = re.compile(r"(?:```[\w-]*+|<tool_call>)\s*+\Z")  # what opened the cal
 _WRAPPED_OBJECT = re.compile(r"[A-Za-z_][\w.]*+[ \t]*+\([ \t]*+\{")  # `SearchTool({...})`
 _GLOSS = re.compile(r"\s[(（]")  # `add (adds two numbers)`: what follows the name explains it
 _NAME_NOISE = " \t\n*`'\"<>[](){}（）.,:;!?。，：；！？"
+_ESCAPED_UNDERSCORE = re.compile(r"\\++_")  # `web\_search`: markdown's escape of an underscore
+_NO_TOOL = frozenset({"none", "n/a", "null", "无"})  # `Action: None`: the model named no tool
 _JSON_OPENERS = ("{", "```", "<tool_call>")
 _MARKDOWN = " \t*`"
+_CALL_NAME = re.compile(r"[A-Za-z_]\w*+(?=[(\[])")  # `finish(`, `Finish[`: no space before it
 _COMMA_FORM = re.compile(r"(?P<name>[^\s,(\[]++)[ \t]*+,[ \t]*+(?P<input>.*)")  # `tool, 'input'`
 
 
@@ -81,16 +85,33 @@ def is_final_answer_name(name: str) -> bool:
     return _KEY_NOISE.sub("", name.lower()) in _FINAL_NAMES
 
 
+def final_answer_call(text: str) -> WrittenCall | None:
+    """The call, when `text` is nothing but a call of the final answer written like code.
+
+    That is `finish(answer="...")`, `Finish[...]` or `final_answer("...")`, the way a prompt spelled
+    the action, with nothing after it. A name the call does not follow at once (`Finish (the race)
+    ...`) is prose, and so is a call of any other name: the parser does not know the tools.
+    """
+    stripped = text.strip()
+    head = _CALL_NAME.match(stripped)
+    if head is None or not is_final_answer_name(head.group()) or stripped[-1] not in ")]":
+        return None
+    call = parse_tool_call(stripped)
+    return None if call is None else WrittenCall(call[0], call[1])
+
+
 def clean_tool_name(written: str) -> str:
     """The tool name the model meant, its case kept.
 
     `**current\\_date**` -> `current_date`, `` `search` `` -> `search`, `add (adds two numbers)`
-    -> `add`, `search.` -> `search`.
+    -> `add`, `search.` -> `search`; a word that names no tool (`None`, `N/A (no tool needed)`)
+    -> "", so the reply is refused as one with no tool name.
     """
-    name = re.sub(r"\\++_", "_", written.strip())
+    name = _ESCAPED_UNDERSCORE.sub("_", written.strip())
     if (gloss := _GLOSS.search(name)) is not None:
         name = name[: gloss.start()]
-    return name.strip(_NAME_NOISE)
+    name = name.strip(_NAME_NOISE)
+    return "" if name.lower() in _NO_TOOL else name
 
 
 def step_fields(step: dict[str, Any]) -> dict[str, Any]:
@@ -144,10 +165,13 @@ def read_action(written: str, action_input: str | None = None) -> WrittenCall:
         written: The action as written: a JSON call (LangChain's blob, maybe fenced), a call
             (`search("rose")`, the paper's `search[rose]`), `tool, "input"`, or a name alone on
             its line with the input (if any) on the lines below.
-        action_input: The separate Action Input, when the reply has one.
+        action_input: The separate Action Input, when the reply has one. When the name escapes
+            its underscores as markdown does (`web\\_search`), the input's escapes go too.
     """
     first, _, rest = written.partition("\n")
     if action_input is not None:
+        if _ESCAPED_UNDERSCORE.search(first):  # the model escaped the whole step, not just the name
+            action_input = _ESCAPED_UNDERSCORE.sub("_", action_input)
         name = clean_tool_name(first)
         return WrittenCall(name, _unwrap_call(name, parse_action_input(action_input)))
     if written.startswith(_JSON_OPENERS) and (json_call := find_call(written, needs_input=False)):
