@@ -2,7 +2,8 @@
 
 The snapshot `tools/data/snapshot.jsonl` holds dated documents written from public sources as of
 early-to-mid 2025; it is a frozen snapshot, not live data, and every formatted result says so. This
-module loads it, tokenises English and Chinese text and ranks documents with `rank_bm25.BM25Okapi`.
+module loads it, tokenises English and Chinese text and ranks documents with `rank_bm25.BM25Okapi`;
+a query also searches the words `tools/data/synonyms.txt` lists as naming the same thing.
 It does not build the LangChain tool or talk to any network: `tools.search` does the former.
 """
 
@@ -18,6 +19,7 @@ from rank_bm25 import BM25Okapi
 from custom_react.prompts import message
 
 SNAPSHOT_PATH = Path(__file__).parent / "data" / "snapshot.jsonl"
+SYNONYMS_PATH = Path(__file__).parent / "data" / "synonyms.txt"
 
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff"  # CJK ideographs: Chinese text
@@ -74,6 +76,28 @@ def has_chinese(text: str) -> bool:
     return _HAS_CJK.search(text) is not None
 
 
+def load_synonyms(path: Path = SYNONYMS_PATH) -> tuple[tuple[str, ...], ...]:
+    """Read groups of words that name the same thing: one group per line, `#` starts a comment."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return tuple(tuple(line.split()) for line in lines if line.strip() and not line.startswith("#"))
+
+
+def with_synonyms(query: str, synonyms: tuple[tuple[str, ...], ...]) -> str:
+    """`query` followed by the other words of each synonym group it holds a word of.
+
+    >>> with_synonyms("玫瑰花进货价格", (("进货价", "批发价"),))
+    '玫瑰花进货价格 批发价'
+    """
+    added = [
+        word
+        for group in synonyms
+        if any(word in query for word in group)
+        for word in group
+        if word not in query
+    ]
+    return " ".join([query, *added])
+
+
 def load_snapshot(path: Path = SNAPSHOT_PATH) -> list[SnapshotDocument]:
     """Read the snapshot, one JSON object per line.
 
@@ -105,11 +129,17 @@ def load_snapshot(path: Path = SNAPSHOT_PATH) -> list[SnapshotDocument]:
 class SnapshotIndex:
     """A BM25 index over snapshot documents (title, tags and content are indexed together)."""
 
-    def __init__(self, documents: list[SnapshotDocument]) -> None:
-        """Index `documents`; raises ValueError if there are none."""
+    def __init__(
+        self, documents: list[SnapshotDocument], synonyms: tuple[tuple[str, ...], ...] = ()
+    ) -> None:
+        """Index `documents`; a query also searches the synonyms of its words (`load_synonyms`).
+
+        Raises ValueError if there are no documents.
+        """
         if not documents:
             raise ValueError("the snapshot index needs at least one document")
         self.documents = documents
+        self.synonyms = synonyms
         corpus = [tokenize(f"{doc.title} {' '.join(doc.tags)} {doc.content}") for doc in documents]
         self._bm25 = BM25Okapi(corpus)
         self._terms = [set(terms) for terms in corpus]
@@ -122,7 +152,7 @@ class SnapshotIndex:
 
     def search(self, query: str, k: int = 3) -> list[SnapshotDocument]:
         """Return up to `k` documents sharing at least one term with `query`, best first."""
-        terms = tokenize(query)
+        terms = tokenize(with_synonyms(query, self.synonyms))
         # Filter on shared terms, not on score: BM25Okapi gives a term found in exactly half of
         # a small corpus an IDF of 0, and that document still matches.
         matching = [index for index, known in enumerate(self._terms) if known.intersection(terms)]
@@ -149,7 +179,7 @@ def format_document(document: SnapshotDocument, language: str = "en") -> str:
 @cache
 def default_index() -> SnapshotIndex:
     """Load and index the bundled snapshot once per process."""
-    return SnapshotIndex(load_snapshot())
+    return SnapshotIndex(load_snapshot(), load_synonyms())
 
 
 def _stem(word: str) -> str:

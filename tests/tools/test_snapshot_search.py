@@ -11,7 +11,9 @@ from tools.snapshot_search import (
     default_index,
     format_document,
     load_snapshot,
+    load_synonyms,
     tokenize,
+    with_synonyms,
 )
 
 QUESTIONS = [
@@ -212,3 +214,34 @@ def test_offline_tool_adds_no_note_for_a_year_it_covers(monkeypatch: pytest.Monk
     monkeypatch.delenv("TAVILY_API_KEY", raising=False)
     observation = make_search_tool().invoke("gold price end of March 2025")
     assert observation.startswith("[offline snapshot, 2025-03] Gold price per ounce:")
+
+
+def test_a_query_also_searches_the_words_that_name_the_same_thing() -> None:
+    """进货价 (a shop's buying price) shares no word with 批发价; the synonym list joins them.
+
+    Without it, the document that names the wholesale price only in passing (the retail one:
+    "是批发价的十倍") ranks first, and a small model reads its retail price as the buying price.
+    """
+    documents = load_snapshot()
+    groups = (("进货价", "批发价", "采购价"),)
+    assert SnapshotIndex(documents).search("玫瑰花进货价格")[0].id == "rose-retail-china-zh"
+    assert (
+        SnapshotIndex(documents, groups).search("玫瑰花进货价格")[0].id
+        == "rose-wholesale-kunming-zh"
+    )
+    assert with_synonyms("进货价格", groups) == "进货价格 批发价 采购价"
+    assert with_synonyms("鸡蛋价格", groups) == "鸡蛋价格"
+
+
+@pytest.mark.parametrize("query", ["玫瑰花进货价格", "中国 玫瑰花 进货价", "玫瑰的采购价是多少"])
+def test_the_buying_price_finds_the_wholesale_document_first(query: str) -> None:
+    """Each wording of a shop's buying price ranks the wholesale document above the retail one."""
+    assert default_index().search(query, k=3)[0].id == "rose-wholesale-kunming-zh"
+
+
+def test_synonym_groups_are_well_formed() -> None:
+    """Every group has two words or more, and no word is in two groups (it would join them)."""
+    groups = load_synonyms()
+    words = [word for group in groups for word in group]
+    assert groups and all(len(group) >= 2 for group in groups)
+    assert len(words) == len(set(words))
