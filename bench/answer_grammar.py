@@ -8,9 +8,12 @@ Every numeric question of the solve-rate tune split is asked twice per model, wi
 the grammar, by our agent with `response_format` (same tools, limit and temperature 0).
 
     flock /tmp/custom-react-model.lock python bench/answer_grammar.py
+    flock /tmp/custom-react-model.lock python bench/answer_grammar.py --only-language zh
 
-Writes `bench/results/answer_grammar.json` and `.md`: solved (the structured answer within 2% of
-the expected number), runs ending with an answer, format errors and model calls per setting.
+The second re-runs only the Chinese questions and keeps the saved English runs: after a change to
+the Chinese prompt, what `scripts/make_docs_assets.py --check` names. Writes
+`bench/results/answer_grammar.json` and `.md`: solved (the structured answer within 2% of the
+expected number), runs ending with an answer, format errors and model calls per setting.
 """
 
 from __future__ import annotations
@@ -100,6 +103,12 @@ def item_language(item: dict[str, Any]) -> str:
     return "zh" if item["id"].startswith("zh-") else "en"
 
 
+def saved_runs(path: Path) -> dict[tuple[str, str, bool], dict[str, Any]]:
+    """The saved report's runs by model, question and grammar setting."""
+    records = json.loads(path.read_text(encoding="utf-8"))["records"]
+    return {(r["model"], r["id"], r["grammar"]): r for r in records}
+
+
 def table(records: list[dict[str, Any]]) -> str:
     lines = [
         "| model | grammar | solved | answered | format errors | model calls |",
@@ -124,12 +133,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "answer_grammar")
+    parser.add_argument(
+        "--only-language",
+        choices=("en", "zh"),
+        help="run only this language's questions again and keep the saved report's other runs "
+        "(after a change to one language's prompt: `make_docs_assets.py --check` names it)",
+    )
     args = parser.parse_args()
+    kept = saved_runs(args.out.with_suffix(".json")) if args.only_language else {}
     records: list[dict[str, Any]] = []
     for model in args.models.split(","):
         with LocalModelServer(ensure_model_file(model)) as server:
             for item in questions():
                 for constrained in (False, True):
+                    if args.only_language not in (None, item_language(item)):
+                        records.append(kept[(model, item["id"], constrained)])
+                        continue
                     record = {"model": model, **run(server, item, constrained)}
                     print(json.dumps(record, ensure_ascii=False), file=sys.stderr, flush=True)
                     records.append(record)

@@ -68,3 +68,30 @@ def test_a_command_that_needs_approval_pauses_and_resumes_from_the_checkpoint_fi
     assert "Decision: approved" in resumed.stdout
     assert "notes.txt" in resumed.stdout  # the command's output, as the observation
     assert "Final Answer:" in resumed.stdout
+
+
+# The project's seed question (from a Chinese tutorial) and its English translation. The shop's
+# buying price is the wholesale price, about 1 yuan a stem; the snapshot also holds the retail
+# price (about 15 yuan), which a small model used to take for it (15.75 instead of 1.05).
+SEED_QUESTIONS = {
+    "zh": "在中国，目前市场上玫瑰花的一般进货价格是多少？如果我在此基础上加价 5% 出售，应该如何定价？",
+    "en": (
+        "In China, what is the usual wholesale price of roses on the market today? "
+        "If I sell at a 5% markup on that, how should I price them?"
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_seed_question_is_answered_from_the_wholesale_price(language: str) -> None:
+    """`ask` on the seed question: the answer is 1 yuan plus 5%, 1.05, with the shipped tools."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("API_KEY", "BASE_URL"))}
+    question = SEED_QUESTIONS[language]
+    completed = subprocess.run(
+        [sys.executable, "-m", "custom_react.cli.app", "ask", "--lang", language, question],
+        capture_output=True, text=True, env=env, timeout=900, check=False,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stderr
+    marker = "最终答案：" if language == "zh" else "Final Answer:"
+    answer = completed.stdout.rsplit(marker, 1)[-1]
+    assert "1.05" in answer and "15.75" not in answer, completed.stdout
