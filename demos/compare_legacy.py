@@ -162,18 +162,18 @@ if __name__ == "__main__":
 #
 # question     agent   correct  iter  calls  tokens in/out  parse  time   answer
 # -----------  ------  -------  ----  -----  -------------  -----  -----  --------------------------------------------------
-# rose-markup  custom  yes      3     3      2513/151       0      37.4s  The wholesale price of a rose stem in China [...]
-# stamps       custom  yes      2     2      1205/108       0      17.3s  The cost of 20 US Forever stamps at the [...]
-# rose-markup  legacy  yes      3     3      1900/212       0      36.8s  The wholesale price of a rose stem in China, [...]
-# stamps       legacy  no       2     2      974/94         0      15.8s  The cost of 20 US Forever stamps at the [...]
+# rose-markup  custom  yes      3     3      2513/151       0      26.7s  The wholesale price of a rose stem in China [...]
+# stamps       custom  yes      2     2      1205/108       0      10.3s  The cost of 20 US Forever stamps at the [...]
+# rose-markup  legacy  yes      3     3      1900/212       0      23.0s  The wholesale price of a rose stem in China, [...]
+# stamps       legacy  no       2     2      974/94         0      9.8s   The cost of 20 US Forever stamps at the [...]
 #
 # Totals
 # agent   solved  iter  calls  tokens in/out  parse  errors  time
 # ------  ------  ----  -----  -------------  -----  ------  -----
-# custom  2/2     5     5      3718/259       0      0       54.7s
-# legacy  1/2     5     5      2874/306       0      0       52.6s
+# custom  2/2     5     5      3718/259       0      0       37.0s
+# legacy  1/2     5     5      2874/306       0      0       32.8s
 #
 # Where they differ
 # - stamps: solved by custom; missed by legacy (answered 'The cost of 20 US Forever stamps at the early 2025 price was [...]' after 1 tool calls)
 # - prompt tokens: each call resends the whole prompt (tool list, example, steps so far), so extra calls and a longer system prompt both add up; fewest: legacy (2874), most: custom (3718)
-# - time: about 5 tokens/s written and 10 tokens/s read on the CPU, so it follows the tokens; fewest: legacy (53 s), most: custom (55 s)
+# - time: about 5 tokens/s written and 10 tokens/s read on the CPU, so it follows the tokens; fewest: legacy (33 s), most: custom (37 s)

@@ -172,7 +172,7 @@ if __name__ == "__main__":
 # Thought: To calculate Jannik Sinner's age, I need to know his current date of birth. I can use the current_date tool to get this information.
 # Action: current_date
 # Action Input: none
-# Observation: Today is Friday, 2026-12-04; local time 13:30 UTC.
+# Observation: Today is Saturday, 2026-12-05; local time 10:37 UTC.
 # Thought: I now know the final answer
 # Final Answer: Jannik Sinner is 26 years old.
 # Step 3 result: Jannik Sinner is 26 years old.
@@ -217,7 +217,7 @@ if __name__ == "__main__":
 # Final Answer: Jannik Sinner won the 2025 Australian Open men's singles, and his hometown is San Candido (Innichen), South Tyrol, Italy.
 #
 # === side by side
-# plan-and-execute: 13 model calls, 103 s, max_iterations
+# plan-and-execute: 13 model calls, 68 s, max_iterations
 #   --> Plan-and-execute stopped at the step limit before a final answer.
-# ReAct: 4 model calls, 42 s, final_answer
+# ReAct: 4 model calls, 28 s, final_answer
 #   --> Jannik Sinner won the 2025 Australian Open men's singles, and his hometown is San Candido (Innichen), South Tyrol, Italy.
