@@ -52,6 +52,11 @@ _GLOSS = re.compile(r"\s[(（]")  # `add (adds two numbers)`: what follows the n
 _NAME_NOISE = " \t\n*`'\"<>[](){}（）.,:;!?。，：；！？"
 _ESCAPED_UNDERSCORE = re.compile(r"\\++_")  # `web\_search`: markdown's escape of an underscore
 _NO_TOOL = frozenset({"none", "n/a", "null", "无"})  # `Action: None`: the model named no tool
+# `Action: Final Answer: 726 元`: the answer written where the tool's name goes, on the same line.
+_ANSWER_AS_NAME = re.compile(
+    r"[ \t*`]*+(?P<name>final[ \t_]?answer|finish|最终答案)[ \t*`]*+[:：][ \t]*+(?P<answer>\S.*)",
+    re.IGNORECASE | re.DOTALL,
+)
 _JSON_OPENERS = ("{", "```", "<tool_call>")
 _MARKDOWN = " \t*`"
 _CALL_NAME = re.compile(r"[A-Za-z_]\w*+(?=[(\[])")  # `finish(`, `Finish[`: no space before it
@@ -164,11 +169,14 @@ def read_action(written: str, action_input: str | None = None) -> WrittenCall:
     Args:
         written: The action as written: a JSON call (LangChain's blob, maybe fenced), a call
             (`search("rose")`, the paper's `search[rose]`), `tool, "input"`, or a name alone on
-            its line with the input (if any) on the lines below.
+            its line with the input (if any) on the lines below. `Final Answer: text` with no
+            input is the answer written where the name goes: a call of the final answer.
         action_input: The separate Action Input, when the reply has one. When the name escapes
             its underscores as markdown does (`web\\_search`), the input's escapes go too.
     """
     first, _, rest = written.partition("\n")
+    if not (action_input or "").strip() and (answer := _ANSWER_AS_NAME.fullmatch(written)):
+        return WrittenCall(answer["name"], answer["answer"].strip())  # no input: the answer
     if action_input is not None:
         if _ESCAPED_UNDERSCORE.search(first):  # the model escaped the whole step, not just the name
             action_input = _ESCAPED_UNDERSCORE.sub("_", action_input)

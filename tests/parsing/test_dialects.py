@@ -270,6 +270,21 @@ FINISH = [
     *variants("over several lines", "Action: Finish[{a}\n{t}]", Final("{a}\n{t}")),
     *variants("then a made-up observation", "Action: Finish[{a}]\nObservation: done", ANSWER),
     *variants("Final Answer as the action", "Action: Final Answer\nAction Input: {a}", ANSWER),
+    # The answer on the Action line itself, nothing in the input (seen in our own thought-ablation
+    # run: the loop refused it as an unknown tool twice and the run ended with no answer).
+    *variants("the answer on the Action line", "Action: Final Answer: {a}", ANSWER),
+    *variants(
+        "the answer on the Action line, empty input",
+        "Thought: {t}\nAction: Final Answer: {a}\nAction Input:",
+        ANSWER_AFTER_THOUGHT,
+    ),
+    *variants("bold, the answer on the Action line", "Action: **Final Answer**: {a}", ANSWER),
+    *variants(
+        "with an input, the line stays a tool name",
+        "Action: Final Answer: draft\nAction Input: {q}",
+        Act("Final Answer: draft", "{q}"),
+        chinese_markers=False,
+    ),
     *variants(
         "final_answer with an answer object",
         'Action: final_answer\nAction Input: {"answer": "{a}"}',
