@@ -146,7 +146,7 @@ def main() -> None:
         with LocalModelServer(ensure_model_file(model)) as server:
             for item in questions():
                 for constrained in (False, True):
-                    if args.only_language not in (None, item_language(item)):
+                    if args.only_language and item_language(item) != args.only_language:
                         records.append(kept[(model, item["id"], constrained)])
                         continue
                     record = {"model": model, **run(server, item, constrained)}

@@ -52,11 +52,9 @@ _GLOSS = re.compile(r"\s[(（]")  # `add (adds two numbers)`: what follows the n
 _NAME_NOISE = " \t\n*`'\"<>[](){}（）.,:;!?。，：；！？"
 _ESCAPED_UNDERSCORE = re.compile(r"\\++_")  # `web\_search`: markdown's escape of an underscore
 _NO_TOOL = frozenset({"none", "n/a", "null", "无"})  # `Action: None`: the model named no tool
-# `Action: Final Answer: 726 元`: the answer written where the tool's name goes, on the same line.
-_ANSWER_AS_NAME = re.compile(
-    r"[ \t*`]*+(?P<name>final[ \t_]?answer|finish|最终答案)[ \t*`]*+[:：][ \t]*+(?P<answer>\S.*)",
-    re.IGNORECASE | re.DOTALL,
-)
+# `Action: Final Answer: 726 元`: a name, a colon and text on the Action line (the answer, when
+# the name is the final answer's).
+_NAME_THEN_TEXT = re.compile(r"(?P<name>[^:：\n]++)[:：][ \t]*+(?P<text>\S.*)", re.DOTALL)
 _JSON_OPENERS = ("{", "```", "<tool_call>")
 _MARKDOWN = " \t*`"
 _CALL_NAME = re.compile(r"[A-Za-z_]\w*+(?=[(\[])")  # `finish(`, `Finish[`: no space before it
@@ -175,8 +173,8 @@ def read_action(written: str, action_input: str | None = None) -> WrittenCall:
             its underscores as markdown does (`web\\_search`), the input's escapes go too.
     """
     first, _, rest = written.partition("\n")
-    if not (action_input or "").strip() and (answer := _ANSWER_AS_NAME.fullmatch(written)):
-        return WrittenCall(answer["name"], answer["answer"].strip())  # no input: the answer
+    if not (action_input or "").strip() and (answer := _answer_as_name(written)):
+        return answer
     if action_input is not None:
         if _ESCAPED_UNDERSCORE.search(first):  # the model escaped the whole step, not just the name
             action_input = _ESCAPED_UNDERSCORE.sub("_", action_input)
@@ -189,6 +187,13 @@ def read_action(written: str, action_input: str | None = None) -> WrittenCall:
     if comma := _COMMA_FORM.fullmatch(first.strip(_MARKDOWN)):
         return WrittenCall(clean_tool_name(comma.group("name")), parse_action_input(comma["input"]))
     return WrittenCall(clean_tool_name(first), parse_action_input(rest))
+
+
+def _answer_as_name(written: str) -> WrittenCall | None:
+    """The final answer's call, when the answer is written where the name goes (`Final Answer: x`)."""
+    line = _NAME_THEN_TEXT.fullmatch(written)
+    name = clean_tool_name(line["name"]) if line else ""
+    return WrittenCall(name, line["text"].strip()) if line and is_final_answer_name(name) else None
 
 
 def _may_be_call(written: str) -> bool:

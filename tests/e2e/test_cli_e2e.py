@@ -27,9 +27,14 @@ def llama_servers() -> set[int]:
     return pids
 
 
+def offline_env() -> dict[str, str]:
+    """This process's environment without any key or endpoint: the CLI falls back to the bundled model."""
+    return {k: v for k, v in os.environ.items() if not k.endswith(("API_KEY", "BASE_URL"))}
+
+
 def test_ask_answers_offline_and_leaves_no_server_behind():
     before = llama_servers()
-    env = {k: v for k, v in os.environ.items() if not k.endswith(("API_KEY", "BASE_URL"))}
+    env = offline_env()
     completed = subprocess.run(
         [sys.executable, "-m", "custom_react.cli.app", "ask", "What is 12.5% of 2480?"],
         capture_output=True, text=True, env=env, timeout=900, check=False,
@@ -47,7 +52,7 @@ def test_a_command_that_needs_approval_pauses_and_resumes_from_the_checkpoint_fi
     work, db = tmp_path / "work", tmp_path / "runs.db"
     work.mkdir()
     (work / "notes.txt").write_text("hello", encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.endswith(("API_KEY", "BASE_URL"))}
+    env = offline_env()
     cli = [sys.executable, "-m", "custom_react.cli.app"]
     question = "Use run_terminal_command to run `ls` in the workspace, then name the files."
     stored = ["--workspace", str(work), "--checkpoint", str(db)]
@@ -85,7 +90,7 @@ SEED_QUESTIONS = {
 @pytest.mark.parametrize("language", ["zh", "en"])
 def test_the_seed_question_is_answered_from_the_wholesale_price(language: str) -> None:
     """`ask` on the seed question: the answer is 1 yuan plus 5%, 1.05, with the shipped tools."""
-    env = {k: v for k, v in os.environ.items() if not k.endswith(("API_KEY", "BASE_URL"))}
+    env = offline_env()
     question = SEED_QUESTIONS[language]
     completed = subprocess.run(
         [sys.executable, "-m", "custom_react.cli.app", "ask", "--lang", language, question],
