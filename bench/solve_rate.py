@@ -28,15 +28,14 @@ from typing import Any
 
 from custom_react import grounded_numbers
 from custom_react.compare import DEFAULT_RUNNERS, load_questions, run_comparison
-from custom_react.compare.report import RunRecord, to_json
-from custom_react.compare.runners.custom import custom_runner, question_language
-from custom_react.compare.store import ResultsStore, RunKey
+from custom_react.compare.grid import results_store
+from custom_react.compare.report import to_json
+from custom_react.compare.runners.custom import custom_runner
 from custom_react.serving.server import LocalModelServer
 from custom_react.serving.weights import ensure_model_file
 from tools import default_tools
 
 ROOT = Path(__file__).resolve().parents[1]
-RECORD_FIELDS = set(RunRecord.__dataclass_fields__)
 MODELS = ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b")
 AGENTS = ("custom", "legacy", "create_agent")
 
@@ -121,25 +120,6 @@ def results_name(stem: str, args: argparse.Namespace) -> str:
     return f"{stem}{variant}.jsonl"
 
 
-def saved_store(path: Path, saved: Path | None, model: str) -> ResultsStore:
-    """The results file at `path`; when it is missing, made first from the saved report `saved`.
-
-    The report (`<stem>.json`, committed) holds every run and the fingerprint of what each agent
-    read in each language, so a run keeps its key: after a prompt change, the same command runs
-    again only the runs whose agent and language read another prompt (`--check` names them).
-    """
-    if saved is not None and saved.is_file() and not path.is_file():
-        data = json.loads(saved.read_text(encoding="utf-8"))
-        read = data["settings"].get("prompt_fingerprints", {})
-        store = ResultsStore(path)
-        for record in data["records"]:
-            language = question_language(record["question"])
-            fingerprint = read.get(record["agent"], {}).get(language, "")
-            key = RunKey(record["question_id"], record["agent"], model, fingerprint)
-            store.append(key, RunRecord(**{k: v for k, v in record.items() if k in RECORD_FIELDS}))
-    return ResultsStore(path)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--questions", type=Path, default=ROOT / "questions" / "solve_rate.jsonl")
@@ -210,7 +190,7 @@ def main() -> None:
                 model_name=model,
                 runners=runners,
                 on_record=lambda r, model=model: progress(model, r, args.show_misses),
-                store=saved_store(args.out / results_name(stem, args), saved_report, model),
+                store=results_store(args.out / results_name(stem, args), saved_report),
                 concurrency=args.concurrency or args.parallel,
                 time_limit=args.time_limit,
             )

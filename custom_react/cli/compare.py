@@ -67,10 +67,11 @@ def compare(
     rerun_errors: Annotated[bool, typer.Option(help="Run crashed runs again.")] = False,
 ) -> None:
     """Run our agent, the legacy AgentExecutor, create_agent and create_agent with text ReAct."""
-    from custom_react.compare import ResultsStore, load_questions, render_table, save_comparison
+    from custom_react.compare import load_questions, render_table, results_store, save_comparison
 
     cases = load_questions(questions)
-    store = ResultsStore(results or out / "results.jsonl")
+    # A fresh clone has the saved report (compare.json) only: its runs are not run again.
+    store = results_store(results or out / "results.jsonl", out / "compare.json")
     options = {
         "store": store,
         "concurrency": concurrency,

@@ -5,7 +5,7 @@ checks an answer against its expected number or keywords (`questions.py`; a `Cas
 `Question`). The one harness is `run_cases` (`grid.py`): every (case, agent, model) `Job`, run
 `concurrency` at a time through LangChain's batching, each within a time limit (`job.py`), each
 result appended to a JSONL `ResultsStore` as it finishes and skipped when run again
-(`store.py`), followed by a `ProgressBar` (`progress.py`). `run_comparison` is one model's
+(`store.py`; `results_store` first fills a missing one from the saved report), followed by a `ProgressBar` (`progress.py`). `run_comparison` is one model's
 comparison on it, with `create_agent` skipped when the model makes no tool calls, returning a
 `ComparisonReport` of `RunRecord`s (`harness.py`); `custom_react.compare.on_ray` runs the same
 jobs on a Ray cluster (the `scale` extra, never imported here). The agents are built in
@@ -15,7 +15,7 @@ side-by-side transcripts (`report.py`), and saved as files (`save_comparison`).
 test the harness. Nothing in this package prints but the progress bar.
 """
 
-from custom_react.compare.grid import Watcher, plan_jobs, run_cases
+from custom_react.compare.grid import Watcher, plan_jobs, results_store, run_cases
 from custom_react.compare.harness import AGENTS, DEFAULT_RUNNERS, run_comparison
 from custom_react.compare.job import Job, RunnerFactory, run_job, run_one
 from custom_react.compare.metrics import MetricsHandler
@@ -46,6 +46,7 @@ __all__ = [
     "load_questions",
     "plan_jobs",
     "render_table",
+    "results_store",
     "run_cases",
     "run_comparison",
     "run_job",

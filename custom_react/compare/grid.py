@@ -9,12 +9,16 @@ is that run's error, cut off after `time_limit` seconds). Each result is appende
 as it finishes, so a crash or Ctrl-C loses only the runs in flight; the records come back in the
 plan's order, stored and new alike. A model may be several servers of the same weights: job `i`
 goes to server `i mod n`. The same jobs run on a Ray cluster in `custom_react.compare.on_ray`;
-the progress bar is `custom_react.compare.progress`. Nothing here prints.
+the progress bar is `custom_react.compare.progress`. `results_store` opens a results file, made
+first from its saved report when it is missing (a fresh clone), so a command run again after a
+prompt change runs only the runs whose agent now reads another prompt. Nothing here prints.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
@@ -102,6 +106,28 @@ def run_cases(
         if watcher is not None:
             watcher.finished(record)
     return [store.get(job.key(fingerprint)) or _missing(job) for job in jobs]
+
+
+def results_store(path: Path, report: Path | None = None) -> ResultsStore:
+    """The results file at `path`; when it is missing, made first from the saved `report`.
+
+    A saved report (`compare.json`, a solve-rate or an experiment report: committed, unlike the
+    results file) holds every run, the model and the fingerprint of what each agent read in each
+    language. Each of its runs is written back under the key a job would give it now
+    (`Job.key`), with the fingerprint it was run with. So the same command on a fresh clone
+    skips every run, and after a prompt change it runs again exactly the runs whose agent reads
+    another prompt in their language: those keys no longer match (`--check` names them).
+    """
+    if report is not None and report.is_file() and not path.is_file():
+        data = json.loads(report.read_text(encoding="utf-8"))
+        read = data.get("settings", data)["prompt_fingerprints"]
+        store = ResultsStore(path)
+        for saved in data["records"]:
+            case = Question(saved["question"], saved["question_id"])
+            job = Job(case, saved["agent"], data["model"])
+            key = job.key(lambda agent, language: read.get(agent, {}).get(language, ""))
+            store.append(key, RunRecord.from_dict(saved))
+    return ResultsStore(path)
 
 
 def _as_list(servers: Servers) -> list[BaseChatModel]:

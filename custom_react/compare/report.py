@@ -39,6 +39,13 @@ class RunRecord:
     """`Type: message` when the run crashed; the run then counts as not solved."""
     transcript: list[str] = field(default_factory=list)
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunRecord:
+        """The record a report or results line holds; keys it does not have are left out."""
+        return cls(**{key: value for key, value in data.items() if key in _FIELDS})
+
+
+_FIELDS = set(RunRecord.__dataclass_fields__)
 
 _SUMMED = (
     "iterations",

@@ -14,13 +14,11 @@ from __future__ import annotations
 import json
 import os
 import threading
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from custom_react.compare.report import RunRecord
-
-_RECORD_FIELDS = {field.name for field in fields(RunRecord)}
 
 
 @dataclass(frozen=True)
@@ -95,7 +93,7 @@ def _read_line(line: str) -> tuple[RunKey, RunRecord] | None:
     try:
         data: dict[str, Any] = json.loads(line)
         key = RunKey(**data["key"])
-        record = RunRecord(**{k: v for k, v in data["record"].items() if k in _RECORD_FIELDS})
+        record = RunRecord.from_dict(data["record"])
     except (ValueError, TypeError, KeyError):
         return None
     return key, record

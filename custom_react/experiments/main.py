@@ -7,6 +7,8 @@ model is served on loopback for the run, with `--threads` threads and `--paralle
 run goes through the one harness: `--concurrency` runs at a time (default: the slots),
 `--time-limit` seconds each, each result appended to `--results` (JSONL, default
 `<out>/<name>.jsonl`) as it ends, so the same command after a crash runs only what is missing.
+A missing results file is first made from the saved report (`<out>/<name>.json`), so on a fresh
+clone, after a prompt change, only the runs that read the changed prompt run again.
 `--render` only rebuilds the report and chart from the saved results, scoring the saved answers
 against the question file.
 """
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 
-from custom_react.compare import ResultsStore, RunRecord
+from custom_react.compare import RunRecord, results_store
 from custom_react.experiments.report import Experiment
 from custom_react.experiments.run import rerender, run_experiment
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
@@ -65,7 +67,7 @@ def main(experiment: Experiment, argv: Sequence[str] | None = None) -> None:
             command=command,
             out=args.out,
             on_record=_progress,
-            store=ResultsStore(results),
+            store=results_store(results, args.out / f"{experiment.name}.json"),
             concurrency=args.concurrency or args.parallel,
             time_limit=args.time_limit,
         )

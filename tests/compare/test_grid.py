@@ -20,6 +20,7 @@ from custom_react.compare import (
     Question,
     ResultsStore,
     RunKey,
+    RunRecord,
     SimulatedModel,
     arithmetic_cases,
     plan_jobs,
@@ -277,3 +278,54 @@ def test_the_commands_servers_become_ray_sources_one_per_url_or_a_bundled_one(
         (urls[1], "qwen-7b", 32),
     ]
     assert sources_for("qwen2.5-coder-1.5b", [], 2) == [BundledServer("qwen2.5-coder-1.5b", 2)]
+
+
+SAVED_REPORTS = [
+    "bench/results/solve_rate/qwen2.5-coder-1.5b_all.json",
+    "bench/results/compare/compare.json",
+    "bench/results/experiments/loop_defences.json",
+]
+
+
+@pytest.mark.parametrize("report", SAVED_REPORTS)
+@pytest.mark.parametrize("changed", ["en", "zh"])
+def test_a_saved_report_makes_the_missing_results_file_so_only_stale_runs_run_again(
+    report: str, changed: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from custom_react.compare import Job, results_store
+    from custom_react.compare.runners.custom import question_language
+    from custom_react.compare.runners.fingerprint import fingerprint_with, reads_our_prompt
+    from tools import default_tools
+
+    saved = Path(__file__).resolve().parents[2] / report
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    jobs = [
+        Job(Question(run["question"], run["question_id"]), run["agent"], data["model"])
+        for run in data["records"]
+    ]
+
+    def stale(store: ResultsStore) -> set[tuple[str, str]]:
+        fingerprint = fingerprint_with(default_tools())
+        return {(j.case.id, j.agent) for j in jobs if not store.done(j.key(fingerprint))}
+
+    path = tmp_path / "results.jsonl"
+    store = results_store(path, saved)
+    assert len(store) == len(jobs) and stale(store) == set()  # a fresh clone runs nothing again
+    change_prompt(monkeypatch, changed)
+    again = stale(results_store(path, saved))  # the file exists now: it is read, not remade
+    expected = {
+        (j.case.id, j.agent)
+        for j in jobs
+        if reads_our_prompt(j.agent) and question_language(j.case.question) == changed
+    }
+    assert again == expected and expected  # exactly our agents' runs in the changed language
+
+
+def test_no_saved_report_opens_the_results_file_as_it_is(tmp_path: Path) -> None:
+    from custom_react.compare import results_store
+
+    path = tmp_path / "results.jsonl"
+    key = RunKey("q1", "custom", "m", "f")
+    ResultsStore(path).append(key, RunRecord(agent="custom", question_id="q1", question="?"))
+    assert results_store(path, tmp_path / "missing.json").keys() == [key]
+    assert len(results_store(tmp_path / "new.jsonl", None)) == 0

@@ -116,30 +116,3 @@ def test_the_custom_runner_uses_the_step_format_it_is_given(
     assert outcome.output == "310" and outcome.stop_reason == "final_answer"
     assert marker in script.prompts[0][0].text  # the system prompt teaches that format
     script.assert_consumed()
-
-
-def test_a_saved_report_seeds_the_results_file_so_only_stale_runs_run_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from custom_react.compare.grid import plan_jobs
-    from custom_react.compare.runners.fingerprint import fingerprint_with
-    from custom_react.compare.store import ResultsStore
-    from tests.conftest import change_prompt
-    from tools import default_tools
-
-    bench = load_script("bench/solve_rate.py")
-    saved = ROOT / "bench" / "results" / "solve_rate" / "qwen2.5-coder-1.5b_all.json"
-    model = "qwen2.5-coder-1.5b"
-    cases = [q for q in load_questions(QUESTIONS)]
-    jobs = plan_jobs(cases, ["custom", "legacy", "create_agent"], [model])
-
-    def stale(store: ResultsStore) -> set[tuple[str, str]]:
-        fingerprint = fingerprint_with(default_tools())
-        return {(j.case.id, j.agent) for j in jobs if not store.done(j.key(fingerprint))}
-
-    store = bench.saved_store(tmp_path / "runs.jsonl", saved, model)
-    assert len(store) == len(jobs) and stale(store) == set()  # every saved run keeps its key
-    change_prompt(monkeypatch, "zh")
-    again = stale(ResultsStore(tmp_path / "runs.jsonl"))
-    chinese = {q.id for q in cases if CHINESE.search(q.question)}
-    assert again == {(case, "custom") for case in chinese}  # only ours, only in Chinese
