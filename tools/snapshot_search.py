@@ -91,11 +91,22 @@ def with_synonyms(query: str, synonyms: tuple[tuple[str, ...], ...]) -> str:
     added = [
         word
         for group in synonyms
-        if any(word in query for word in group)
+        if any(holds(query, word) for word in group)
         for word in group
-        if word not in query
+        if not holds(query, word)
     ]
     return " ".join([query, *added])
+
+
+def holds(text: str, word: str) -> bool:
+    """Whether `text` holds `word`: anywhere for Chinese, as a whole word for words in letters.
+
+    Chinese puts no spaces between words, so 进货价 is found inside 玫瑰花进货价格; a word in
+    letters must stand alone (any case), so `rate` is not found in `separate`.
+    """
+    if not word.isascii():
+        return word in text
+    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE) is not None
 
 
 def load_snapshot(path: Path = SNAPSHOT_PATH) -> list[SnapshotDocument]:

@@ -10,6 +10,7 @@ from tools.snapshot_search import (
     SnapshotIndex,
     default_index,
     format_document,
+    holds,
     load_snapshot,
     load_synonyms,
     tokenize,
@@ -245,3 +246,13 @@ def test_synonym_groups_are_well_formed() -> None:
     words = [word for group in groups for word in group]
     assert groups and all(len(group) >= 2 for group in groups)
     assert len(words) == len(set(words))
+
+
+def test_a_word_in_letters_is_found_only_as_a_whole_word_and_chinese_anywhere() -> None:
+    groups = (("rate", "exchange rate"), ("进货价", "批发价"))
+    assert with_synonyms("euro to dollar Rate", groups) == "euro to dollar Rate exchange rate"
+    assert with_synonyms("separate accounts", groups) == "separate accounts"  # not a whole word
+    assert (
+        with_synonyms("玫瑰花进货价格", groups) == "玫瑰花进货价格 批发价"
+    )  # no spaces in Chinese
+    assert holds("wholesale-price list", "price") and not holds("prices", "price")
