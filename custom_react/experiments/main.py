@@ -8,7 +8,8 @@ run goes through the one harness: `--concurrency` runs at a time (default: the s
 `--time-limit` seconds each, each result appended to `--results` (JSONL, default
 `<out>/<name>.jsonl`) as it ends, so the same command after a crash runs only what is missing.
 A missing results file is first made from the saved report (`<out>/<name>.json`), so on a fresh
-clone, after a prompt change, only the runs that read the changed prompt run again.
+clone, after a prompt change, only the runs that read the changed prompt run again; when no run
+is left, no model is started.
 `--render` only rebuilds the report and chart from the saved results, scoring the saved answers
 against the question file.
 """
@@ -24,7 +25,8 @@ from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 
-from custom_react.compare import RunRecord, results_store
+from custom_react.compare import ResultsStore, RunRecord, load_questions, plan_jobs, results_store
+from custom_react.compare.runners.fingerprint import fingerprint_with
 from custom_react.experiments.report import Experiment
 from custom_react.experiments.run import rerender, run_experiment
 from custom_react.serving.models import ModelSettings, describe, open_chat_model
@@ -58,7 +60,9 @@ def main(experiment: Experiment, argv: Sequence[str] | None = None) -> None:
     command = f"flock {MODEL_LOCK} python {shown} {options}".strip()
     settings = ModelSettings.from_env(model=args.model, base_url=args.base_url)
     results = args.results or args.out / f"{experiment.name}.jsonl"
-    with _chat_model(settings, args.threads, args.parallel) as llm:
+    store = results_store(results, args.out / f"{experiment.name}.json")
+    done = all_done(experiment, describe(settings), store)
+    with _chat_model(settings, args.threads, args.parallel, done) as llm:
         data = run_experiment(
             experiment,
             llm,
@@ -67,18 +71,33 @@ def main(experiment: Experiment, argv: Sequence[str] | None = None) -> None:
             command=command,
             out=args.out,
             on_record=_progress,
-            store=results_store(results, args.out / f"{experiment.name}.json"),
+            store=store,
             concurrency=args.concurrency or args.parallel,
             time_limit=args.time_limit,
         )
     sys.stdout.write((args.out / f"{data['name']}.md").read_text(encoding="utf-8"))
 
 
+def all_done(experiment: Experiment, model_name: str, store: ResultsStore) -> bool:
+    """Whether every run of `experiment` on the model is in `store` (then no model is needed)."""
+    fingerprint = fingerprint_with(default_tools())
+    questions = load_questions(experiment.questions)
+    jobs = plan_jobs(questions, list(experiment.conditions), [model_name])
+    return all(store.done(job.key(fingerprint)) for job in jobs)
+
+
 @contextmanager
 def _chat_model(
-    settings: ModelSettings, threads: int | None, parallel: int
-) -> Iterator[BaseChatModel]:
-    """The chat model for `settings`; the bundled one served with `threads` threads, slots."""
+    settings: ModelSettings, threads: int | None, parallel: int, done: bool = False
+) -> Iterator[BaseChatModel | list[BaseChatModel]]:
+    """The chat model for `settings`; the bundled one served with `threads` threads, slots.
+
+    None is started when every run is `done` already: the report is only made again.
+    """
+    if done:
+        sys.stderr.write("every run is in the results file already: no model is started\n")
+        yield []
+        return
     if settings.provider != "local":
         with open_chat_model(settings) as llm:
             yield llm

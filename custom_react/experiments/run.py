@@ -27,7 +27,7 @@ from custom_react.experiments.report import Experiment, load_report, render_repo
 
 def run_experiment(
     experiment: Experiment,
-    llm: BaseChatModel,
+    llm: BaseChatModel | Sequence[BaseChatModel],
     tools_factory: Callable[[], Sequence[BaseTool]],
     *,
     model_name: str,
@@ -38,6 +38,7 @@ def run_experiment(
 ) -> dict[str, Any]:
     """Run every condition on every question; save and return the results (see `report.py`).
 
+    `llm` may be one model per server of the same weights, or none when every run is in `store`.
     `harness` goes to `run_comparison`: `store` (a `ResultsStore`: the runs already in it are not
     run again), `concurrency`, `time_limit`, `watcher` (a progress bar).
     """

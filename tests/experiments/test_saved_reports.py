@@ -97,3 +97,24 @@ def test_scores_in_the_prose_are_the_saved_reports(page: Path) -> None:
     prose = re.sub(r"```.*?```", "", prose, flags=re.DOTALL)
     missing = [score for score in SCORE.findall(prose) if f"| {score} |" not in shown]
     assert not missing, f"{page.name} states scores no embedded report shows: {missing}"
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.stem)
+def test_on_a_fresh_clone_the_script_runs_nothing_again_and_starts_no_model(
+    script: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A clone has the saved report, not the results file: every run is taken from the report.
+    import custom_react.experiments.main as cli
+
+    def no_server(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a model was started, so a saved run was not taken from the report")
+
+    monkeypatch.setattr(cli, "LocalModelServer", no_server)
+    monkeypatch.setattr(cli, "open_chat_model", no_server)
+    experiment = experiment_of(script)
+    saved = RESULTS / f"{experiment.name}.json"
+    shutil.copy(saved, tmp_path / saved.name)
+    main(experiment, ["--out", str(tmp_path)])
+    again = json.loads((tmp_path / saved.name).read_text(encoding="utf-8"))
+    assert again["records"] == json.loads(saved.read_text(encoding="utf-8"))["records"]
+    assert (tmp_path / f"{experiment.name}.jsonl").is_file()
