@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import random
 import re
 import sys
@@ -309,17 +310,27 @@ def run_all(
         return record | {"key": key, "command": command}
 
     config: Any = {"max_concurrency": max(1, parallel)}
-    with store.open("a", encoding="utf-8") as out:
-        for _, record in RunnableLambda(work).batch_as_completed(todo, config):
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            out.flush()
-            print(
-                f"{record['agent']:<18} {record['id']:<26} {record['passed']!s:<5} "
-                f"{record['miss'][:90]}",
-                file=sys.stderr,
-                flush=True,
-            )
+    for _, record in RunnableLambda(work).batch_as_completed(todo, config):
+        append(store, record)
+        print(
+            f"{record['agent']:<18} {record['id']:<26} {record['passed']!s:<5} "
+            f"{record['miss'][:90]}",
+            file=sys.stderr,
+            flush=True,
+        )
     return current(_stored(store), fingerprint)
+
+
+def append(store: Path, record: dict[str, Any]) -> None:
+    """Write one run as a line of `store`, on disk before returning.
+
+    The file is opened for each run, never held open: a file replaced while the bench runs (a
+    `git checkout` of the results, say) gets the next run, not a deleted copy of itself.
+    """
+    with store.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        out.flush()
+        os.fsync(out.fileno())
 
 
 def run_key(fingerprint: Fingerprint, agent: str, language: str) -> str:

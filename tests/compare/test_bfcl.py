@@ -6,6 +6,7 @@ Skipped when `bfcl-eval` is not installed (`pip install --no-deps bfcl-eval==202
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pytest
@@ -15,6 +16,7 @@ pytest.importorskip("bfcl_eval")
 from bench.bfcl import (
     AGENTS,
     BFCL_VERSION,
+    append,
     bfcl_fingerprints,
     current,
     json_schema,
@@ -90,3 +92,16 @@ def test_a_change_to_our_prompt_redoes_only_our_agents_runs(monkeypatch, tmp_pat
     change_prompt(monkeypatch, "en")
     left = current(runs, bfcl_fingerprints())  # LangChain's agents never read ours
     assert [run["agent"] for run in left] == ["legacy", "create_agent"]
+
+
+def test_each_run_goes_to_the_results_file_as_it_is_when_the_run_ends(tmp_path) -> None:
+    # `git checkout` replaces a file (a new one under the old name); a handle held open since
+    # the bench started would write the next runs into the replaced, deleted copy.
+    store = tmp_path / "runs.jsonl"
+    append(store, {"id": "first"})
+    replacement = tmp_path / "checked-out.jsonl"
+    replacement.write_text(store.read_text(encoding="utf-8"), encoding="utf-8")
+    os.replace(replacement, store)
+    append(store, {"id": "second"})
+    lines = store.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["id"] for line in lines] == ["first", "second"]
