@@ -21,18 +21,25 @@ Run from the repository root:  python -m bench.overhead_parts  [--steps 20] [--r
 
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 from typing import Any
 from unittest import mock
 
 from langchain_core.messages import HumanMessage
 
-from bench.overhead import FLOOR, Run, ScriptedModel, build_runs, echo, measure, paired_ratio
+from bench.overhead import (
+    FLOOR,
+    Run,
+    ScriptedModel,
+    build_runs,
+    echo,
+    measure,
+    paired_ratio,
+    parse_arguments,
+    save_results,
+)
 
 PARTS: dict[str, list[tuple[str, Any]]] = {
     "the tool-step guards": [
@@ -73,7 +80,7 @@ def variants(runs: dict[str, Run]) -> dict[str, Run]:
     """Ours as shipped, ours without each part and without all of them, and the floor."""
     ours = runs["custom"]
     every = [target for targets in PARTS.values() for target in targets]
-    made: dict[str, Callable[[int], None]] = {"ours": ours}
+    made: dict[str, Run] = {"ours": ours}
     made |= {f"ours without {part}": switched_off(ours, t) for part, t in PARTS.items()}
     made["ours without all three"] = switched_off(ours, every)
     return made | {FLOOR: runs[FLOOR]}
@@ -81,12 +88,7 @@ def variants(runs: dict[str, Run]) -> dict[str, Run]:
 
 def main() -> None:
     """Measure, print per-step time, the ratio to the floor and the part's saving; maybe JSON."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=20, help="extra tool steps in the long script")
-    parser.add_argument("--repeats", type=int, default=30)
-    parser.add_argument("--json", default=None, help="also write the results to this file")
-    args = parser.parse_args()
-
+    args = parse_arguments(__doc__.split("\n\n")[0])
     slopes = measure(
         variants(build_runs(ScriptedModel(messages=iter([])), [echo])), args.steps, args.repeats
     )
@@ -102,9 +104,7 @@ def main() -> None:
         results[name] = {"per_step_us": median * 1e6, "ratio_to_floor": to_floor}
         saves = "" if name in ("ours", FLOOR) else f"{(ours - median) * 1e6:.0f} us"
         print(f"{name:<44} {median * 1e6:>7.0f} us {to_floor['ratio']:>7.2f}x {saves:>8}")
-    if args.json:
-        data = {"steps": args.steps, "repeats": args.repeats, "results": results}
-        Path(args.json).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    save_results(args, results)
 
 
 if __name__ == "__main__":

@@ -98,15 +98,16 @@ def _here(
     cases: Sequence[Question], agents: list[str], where: Where, options: dict[str, Any]
 ) -> ComparisonReport:
     """Run the comparison in this process, on the servers, with a progress bar."""
-    from custom_react.compare import ProgressBar, plan_jobs, run_comparison
+    from custom_react.compare import ProgressBar, missing, plan_jobs, run_comparison
     from custom_react.compare.runners.fingerprint import fingerprint_with
     from tools import default_tools
 
     def all_done(model_name: str) -> bool:  # then no server needs to start
-        fingerprint = fingerprint_with(default_tools())
         jobs = plan_jobs(cases, agents, [model_name])
-        rerun = options["rerun_errors"]
-        return all(options["store"].done(j.key(fingerprint), rerun_errors=rerun) for j in jobs)
+        fingerprint = fingerprint_with(default_tools())
+        return not missing(
+            jobs, options["store"], fingerprint, rerun_errors=options["rerun_errors"]
+        )
 
     with _servers(*where, all_done) as (servers, model_name, slots), ProgressBar() as bar:
         return run_comparison(

@@ -15,7 +15,7 @@ side-by-side transcripts (`report.py`), and saved as files (`save_comparison`).
 test the harness. Nothing in this package prints but the progress bar.
 """
 
-from custom_react.compare.grid import Watcher, plan_jobs, results_store, run_cases
+from custom_react.compare.grid import Watcher, missing, plan_jobs, results_store, run_cases
 from custom_react.compare.harness import AGENTS, DEFAULT_RUNNERS, run_comparison
 from custom_react.compare.job import Job, RunnerFactory, run_job, run_one
 from custom_react.compare.metrics import MetricsHandler
@@ -44,6 +44,7 @@ __all__ = [
     "arithmetic_cases",
     "check_answer",
     "load_questions",
+    "missing",
     "plan_jobs",
     "render_table",
     "results_store",

@@ -27,7 +27,7 @@ from langchain_core.runnables import RunnableLambda
 from custom_react.compare.job import Job, RunnerFactory, ToolsFactory, run_job
 from custom_react.compare.questions import Question
 from custom_react.compare.report import RunRecord
-from custom_react.compare.runners.fingerprint import fingerprint_with
+from custom_react.compare.runners.fingerprint import Fingerprint, fingerprint_with
 from custom_react.compare.store import ResultsStore
 
 Servers = BaseChatModel | Sequence[BaseChatModel]
@@ -55,6 +55,21 @@ def plan_jobs(cases: Sequence[Question], agents: Sequence[str], models: Sequence
         twice = sorted({i for i in ids if ids.count(i) > 1})
         raise ValueError(f"case ids must be unique; given twice: {twice[:5]}")
     return [Job(case, agent, model) for model in models for agent in agents for case in cases]
+
+
+def missing(
+    jobs: Sequence[Job],
+    store: ResultsStore,
+    fingerprint: Fingerprint,
+    *,
+    rerun_errors: bool = False,
+) -> list[Job]:
+    """The jobs whose result is not in `store` yet (with `rerun_errors`, nor a crashed one's).
+
+    None missing means no model is needed: `custom-react compare` and the experiment scripts
+    then start none and only make the report again.
+    """
+    return [job for job in jobs if not store.done(job.key(fingerprint), rerun_errors=rerun_errors)]
 
 
 def run_cases(
@@ -87,7 +102,7 @@ def run_cases(
     fingerprint = fingerprint_with(list(tools_factory()))
     store = store if store is not None else ResultsStore.in_memory()
     jobs = plan_jobs(cases, list(agents), list(models))
-    todo = [job for job in jobs if not store.done(job.key(fingerprint), rerun_errors=rerun_errors)]
+    todo = missing(jobs, store, fingerprint, rerun_errors=rerun_errors)
     if watcher is not None:
         watcher.started(len(jobs), len(jobs) - len(todo))
     pools = {name: _as_list(servers) for name, servers in models.items()}

@@ -25,7 +25,14 @@ from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 
-from custom_react.compare import ResultsStore, RunRecord, load_questions, plan_jobs, results_store
+from custom_react.compare import (
+    ResultsStore,
+    RunRecord,
+    load_questions,
+    missing,
+    plan_jobs,
+    results_store,
+)
 from custom_react.compare.runners.fingerprint import fingerprint_with
 from custom_react.experiments.report import Experiment
 from custom_react.experiments.run import rerender, run_experiment
@@ -80,10 +87,10 @@ def main(experiment: Experiment, argv: Sequence[str] | None = None) -> None:
 
 def all_done(experiment: Experiment, model_name: str, store: ResultsStore) -> bool:
     """Whether every run of `experiment` on the model is in `store` (then no model is needed)."""
-    fingerprint = fingerprint_with(default_tools())
-    questions = load_questions(experiment.questions)
-    jobs = plan_jobs(questions, list(experiment.conditions), [model_name])
-    return all(store.done(job.key(fingerprint)) for job in jobs)
+    jobs = plan_jobs(
+        load_questions(experiment.questions), list(experiment.conditions), [model_name]
+    )
+    return not missing(jobs, store, fingerprint_with(default_tools()))
 
 
 @contextmanager
