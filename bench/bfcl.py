@@ -21,7 +21,8 @@ input is read as JSON when it is JSON. Scoring, the same for every agent: the ca
 a tool run (after its own validation), in order, within 3 steps (plus one more per expected call
 in the parallel categories); the first call for the single-call categories (its tool has
 `return_direct`, so the run ends there), all of them for the parallel ones, checked by BFCL's
-`ast_checker`; an irrelevance case passes when no tool ran.
+`ast_checker`; an irrelevance case passes when no tool ran, a live_relevance case when one did
+(any arguments, as BFCL's own relevance check).
 
 Agents: `text`, `xml`, `json` (our `CustomReActAgent` in each step format, bundled examples on),
 `legacy` (`create_react_agent` + `AgentExecutor`), `create_agent` (native tool calls on the
@@ -30,10 +31,11 @@ runners are the comparison harness's (`custom_react.compare.runners`). Tune on t
 ids (`--half even`), report the odd ones (`--half odd`); the live categories are a further
 held-out set. Each run is appended to `bench/results/bfcl/<model>.jsonl` under a key: the
 fingerprint of what its agent reads first in the case's language (`bfcl_fingerprints`: our prompt
-for ours, LangChain's for the legacy agent and `create_agent`, with BFCL's tools) and the bfcl-eval
-version, so a rerun skips what is there with the same key, and a change to our prompt redoes only
-our agents' runs. `bfcl/<model>.json` and `.md` are made from it, with each agent's fingerprint
-per language (`scripts/make_docs_assets.py --check` names the agents whose prompt changed).
+for ours, the XML and JSON formats' own for `xml` and `json`, LangChain's for the legacy agent and
+`create_agent`, with BFCL's tools) and the bfcl-eval version, so a rerun skips what is there with
+the same key, and a change to one of our prompts redoes only the runs of the agents that read it.
+`bfcl/<model>.json` and `.md` are made from it, with each agent's fingerprint per language
+(`scripts/make_docs_assets.py --check` names the agents whose prompt changed).
 Results of an earlier or a rejected prompt (`--tag`, e.g. the runs before the tool list changed,
 run from that commit) are moved to `bench/results/bfcl/earlier/`: the record of what was
 measured, which the staleness check does not read.
@@ -82,6 +84,7 @@ CATEGORIES = (
     "live_simple",
     "live_multiple",
     "live_irrelevance",
+    "live_relevance",
 )
 AGENTS = ("text", "xml", "json", "legacy", "create_agent", "create_agent_text")
 MODELS = ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b")
@@ -139,7 +142,7 @@ def load_cases(category: str) -> list[Case]:
     data = resources.files("bfcl_eval") / "data"
     items = _read_lines(data / f"BFCL_v4_{category}.json")
     answers: dict[str, list[dict[str, Any]]] = {}
-    if "irrelevance" not in category:
+    if "relevance" not in category:  # (ir)relevance cases have no answer file: any call or none
         answer_file = data / "possible_answer" / f"BFCL_v4_{category}.json"
         answers = {item["id"]: item["ground_truth"] for item in _read_lines(answer_file)}
     return [
@@ -275,6 +278,8 @@ def verdict(case: Case, calls: Calls) -> dict[str, Any]:
     """BFCL's verdict on the calls: the first one, or all of them for a parallel category."""
     if "irrelevance" in case.category:
         return {"passed": not calls, "miss": "called a tool" if calls else ""}
+    if "relevance" in case.category:  # BFCL's relevance check: some tool ran, any arguments
+        return {"passed": bool(calls), "miss": "" if calls else "no call"}
     if not calls:
         return {"passed": False, "miss": "no call"}
     output = calls if "parallel" in case.category else calls[:1]
@@ -339,12 +344,16 @@ def run_key(fingerprint: Fingerprint, agent: str, language: str) -> str:
 
 
 def current(records: list[dict[str, Any]], fingerprint: Fingerprint) -> list[dict[str, Any]]:
-    """The stored runs whose agent read what it reads now, on this bfcl-eval."""
-    return [
-        r
-        for r in records
-        if "language" in r and r.get("key") == run_key(fingerprint, r["agent"], r["language"])
-    ]
+    """The stored runs whose agent read what it reads now, on this bfcl-eval, one per case and agent.
+
+    A case can be stored twice under one key (two benches at once on one file): the first run
+    counts, so no case weighs twice in a table.
+    """
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in records:
+        if "language" in r and r.get("key") == run_key(fingerprint, r["agent"], r["language"]):
+            found.setdefault((r["id"], r["agent"]), r)
+    return list(found.values())
 
 
 def _stored(path: Path) -> list[dict[str, Any]]:

@@ -88,7 +88,7 @@ def render(records: Sequence[dict[str, Any]], model: str, version: str) -> str:
         f"{commands}\n\nbfcl-eval {version}; the prompt each agent read, per language: {read}. "
         "A case passes when BFCL's `ast_checker` accepts the first call the agent let a tool run "
         "within 3 steps (every call, in the parallel categories); an irrelevance case when no "
-        "tool ran.\n",
+        "tool ran, a live_relevance case when one did.\n",
     ]
     for title, member in GROUPS:
         chosen = [r for r in records if member(r)]

@@ -10,8 +10,10 @@ a time on a server with `--parallel` slots, `--time-limit` seconds each, every r
 runs whose agent and language read another prompt run again).
 Writes `bench/results/solve_rate/<model>_<split>.json` (every run, with its transcript) and `.md`
 (solved, model calls per solved question, tokens and time, per agent and split), made from the
-results file, and prints the table. What was tried while tuning, with what it measured and
-why it did not land: `bench/results/solve_rate/tuning_log.md`.
+results file, and prints the table; a variant of ours adds `_no_example`, `_xml` or `_json` to
+the names, and in the XML or JSON format its runs are named after the format. What was tried
+while tuning, with what it measured and why it did not land:
+`bench/results/solve_rate/tuning_log.md`.
 
     flock /tmp/custom-react-model.lock python bench/solve_rate.py --split tune
     flock /tmp/custom-react-model.lock python bench/solve_rate.py --split holdout
@@ -113,11 +115,11 @@ def render(model: str, rows: list[dict[str, Any]], command: str) -> str:
 
 
 def results_name(stem: str, args: argparse.Namespace) -> str:
-    """The results file of a run: one per model, split and variant of our agent (they differ)."""
+    """The name of a run's files: one per model, split and variant of our agent (they differ)."""
     variant = ("_no_example" if args.no_example else "") + (
         f"_{args.format}" if args.format != "text" else ""
     )
-    return f"{stem}{variant}.jsonl"
+    return f"{stem}{variant}"
 
 
 def main() -> None:
@@ -165,9 +167,13 @@ def main() -> None:
         sys.argv[1:]
     )
     # Our agent as a user gets it (the few-shot example on), or without the example if asked.
+    # In the XML or JSON format it is named after the format: its runs read that format's prompt
+    # (`agent_fingerprint`), so a change to that prompt makes them stale, not the text format's.
+    ours = "custom" if args.format == "text" else args.format
+    agents = [ours if name == "custom" else name for name in args.agents.split(",")]
     runners = {
         **DEFAULT_RUNNERS,
-        "custom": partial(
+        ours: partial(
             custom_runner,
             examples=not args.no_example,
             format=args.format,
@@ -177,29 +183,27 @@ def main() -> None:
     for model in args.models.split(","):
         stem = f"{model}_{args.split}" + ("_checks" if args.answer_checks else "")
         path = ensure_model_file(model)
-        # The saved report holds this variant's runs only if it is the plain one (same stem).
-        plain = results_name(stem, args) == f"{stem}.jsonl"
-        saved_report = args.out / f"{stem}.json" if plain else None
+        name = results_name(stem, args)
         with LocalModelServer(path, n_threads=args.threads, parallel=args.parallel) as server:
             report = run_comparison(
                 questions,
                 server.chat_model(),
                 default_tools,
-                agents=args.agents.split(","),
+                agents=agents,
                 max_iterations=args.max_iterations,
                 model_name=model,
                 runners=runners,
                 on_record=lambda r, model=model: progress(model, r, args.show_misses),
-                store=results_store(args.out / results_name(stem, args), saved_report),
+                store=results_store(args.out / f"{name}.jsonl", args.out / f"{name}.json"),
                 concurrency=args.concurrency or args.parallel,
                 time_limit=args.time_limit,
             )
         data = json.loads(to_json(report))
-        (args.out / f"{stem}.json").write_text(
+        (args.out / f"{name}.json").write_text(
             json.dumps(data, ensure_ascii=False, indent=1) + "\n"
         )
         table = render(model, summary(data, split_of), command)
-        (args.out / f"{stem}.md").write_text(table, encoding="utf-8")
+        (args.out / f"{name}.md").write_text(table, encoding="utf-8")
         print(table)
 
 

@@ -113,23 +113,26 @@ def summarize(events: list[AgentEvent]) -> list[tuple[Any, ...]]:
     return rows
 
 
-def change_prompt(monkeypatch: pytest.MonkeyPatch, language: str) -> None:
-    """Change one line of the shipped `react_<language>.txt`, as an edit of the file would.
+def change_prompt(monkeypatch: pytest.MonkeyPatch, language: str, template: str = "react") -> None:
+    """Change one line of the shipped `<template>_<language>.txt`, as an edit of the file would.
 
-    Every fingerprint reads the template through `custom_react.prompt.load_template`.
+    Every fingerprint reads the templates through `load_template` (`custom_react.prompt` the text
+    format's, `custom_react.formats` the XML and JSON formats').
     """
+    import custom_react.formats
     import custom_react.prompt
 
     shipped = custom_react.prompt.load_template
 
     def edited(name: str, read: str = "en") -> str:
         text = shipped(name, read)
-        if (name, read) != ("react", language):
+        if (name, read) != (template, language):
             return text
         first, rest = text.split("\n", 1)
         return f"{first} (edited)\n{rest}"
 
     monkeypatch.setattr(custom_react.prompt, "load_template", edited)
+    monkeypatch.setattr(custom_react.formats, "load_template", edited)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

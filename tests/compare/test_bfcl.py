@@ -57,7 +57,7 @@ def test_the_halves_split_by_the_case_number_and_the_sample_is_seeded() -> None:
     assert [c.id for c in even] == [c.id for c in pick(cases, "even", 5, 0)]
 
 
-def test_the_tools_record_calls_under_bfcls_names_and_irrelevance_passes_without_one() -> None:
+def test_the_tools_record_calls_under_bfcls_names_and_relevance_is_whether_one_ran() -> None:
     case = load_cases("simple_python")[1]  # math.factorial
     calls: list = []
     (tool,) = recording_tools(case, calls)
@@ -65,6 +65,9 @@ def test_the_tools_record_calls_under_bfcls_names_and_irrelevance_passes_without
     assert calls == [{"math.factorial": {"number": 5}}] and verdict(case, calls)["passed"]
     irrelevant = load_cases("irrelevance")[0]
     assert verdict(irrelevant, [])["passed"] and not verdict(irrelevant, calls)["passed"]
+    relevant = load_cases("live_relevance")[0]  # no answer file: any call of a tool passes
+    assert relevant.answer == [] and verdict(relevant, calls)["passed"]
+    assert verdict(relevant, [])["miss"] == "no call" and not verdict(relevant, [])["passed"]
 
 
 def test_one_scripted_run_is_scored_on_the_call_our_agent_let_run(monkeypatch) -> None:
@@ -85,13 +88,18 @@ def test_a_change_to_our_prompt_redoes_only_our_agents_runs(monkeypatch, tmp_pat
         for agent in AGENTS
     ]
     assert current(runs, read) == runs and runs[0]["key"].endswith(f":{BFCL_VERSION}")
+    again = runs[0] | {"passed": False}  # the same case and agent stored twice: the first counts
+    assert current([*runs, again], read) == runs
     assert read("legacy", "en") != read("create_agent", "en") != read("text", "en")
     save(runs, tmp_path / "m", "m", BFCL_VERSION)
     saved = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["settings"]
     assert saved["prompt_fingerprints"] == {agent: {"en": read(agent, "en")} for agent in AGENTS}
     change_prompt(monkeypatch, "en")
-    left = current(runs, bfcl_fingerprints())  # LangChain's agents never read ours
-    assert [run["agent"] for run in left] == ["legacy", "create_agent"]
+    left = current(runs, bfcl_fingerprints())  # LangChain's agents never read ours,
+    assert [run["agent"] for run in left] == ["xml", "json", "legacy", "create_agent"]
+    change_prompt(monkeypatch, "en", "react_xml")  # the XML and JSON formats read their own
+    left = current(runs, bfcl_fingerprints())
+    assert [run["agent"] for run in left] == ["json", "legacy", "create_agent"]
 
 
 def test_each_run_goes_to_the_results_file_as_it_is_when_the_run_ends(tmp_path) -> None:

@@ -24,7 +24,7 @@ from custom_react.prompt import prompt_fingerprint
 from tests.conftest import change_prompt
 from tools import calculator
 
-AGENTS = ("custom", "create_agent_text", "legacy", "create_agent")
+AGENTS = ("custom", "create_agent_text", "legacy", "create_agent", "xml", "json")
 
 
 def every(tools: list[BaseTool]) -> dict[tuple[str, str], str]:
@@ -40,6 +40,17 @@ def test_a_change_to_our_prompt_in_one_language_changes_only_our_agents_in_it(
     after = every([calculator])
     changed = sorted(pair for pair in before if before[pair] != after[pair])
     assert changed == [("create_agent_text", language), ("custom", language)]
+
+
+@pytest.mark.parametrize("step_format", ["xml", "json"])
+def test_an_agent_named_after_a_step_format_reads_that_formats_prompt(
+    monkeypatch: pytest.MonkeyPatch, step_format: str
+) -> None:
+    before = every([calculator])
+    assert len({before[agent, "en"] for agent in ("custom", "xml", "json")}) == 3
+    change_prompt(monkeypatch, "zh", f"react_{step_format}")
+    after = every([calculator])
+    assert [pair for pair in before if before[pair] != after[pair]] == [(step_format, "zh")]
 
 
 def test_ours_read_our_prompt_and_langchains_read_the_same_in_both_languages() -> None:

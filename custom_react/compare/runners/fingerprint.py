@@ -8,9 +8,11 @@ and the tools' schemas as they are sent to the provider. Every other agent is ou
 text, XML or JSON format, `create_agent` with `TextReActMiddleware`, Plan-and-Execute, an
 experiment's condition) and gets the fingerprint of our default system prompt in the run's
 language (`custom_react.prompt.prompt_fingerprint`: the text format's template and examples with
-the tools); the templates a variant reads instead or besides (the XML and JSON formats', the
-planner's, an experiment's own) are not hashed. So a change to our English prompt changes only
-our agents' English fingerprints, and a change to the Chinese one only their Chinese ones.
+the tools), except an agent named after a step format ("xml", "json", as the BFCL bench names
+them): it gets the fingerprint of that format's prompt (`format_fingerprint`). The templates
+another variant reads besides (the planner's, an experiment's own) are not hashed. So a change to
+our English prompt changes only our agents' English fingerprints, and a change to the Chinese one
+only their Chinese ones.
 `fingerprint_with(tools)` is that function for one tool list (each value made once),
 `agent_fingerprints` makes what a saved result records: `{agent: {language: fingerprint}}` for
 the (agent, language) pairs its runs read, `changed_fingerprints` says which of a record's are
@@ -30,6 +32,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from custom_react.compare.runners.create_agent import CREATE_AGENT_SYSTEM_PROMPT
 from custom_react.compare.runners.legacy import LEGACY_REACT_PROMPT
+from custom_react.formats import FORMAT_NAMES, get_format
 from custom_react.prompt import prompt_fingerprint, text_fingerprint
 from custom_react.prompts import LANGUAGES
 
@@ -79,7 +82,15 @@ def agent_fingerprint(agent: str, tools: Sequence[BaseTool], language: str) -> s
     """
     if baseline := BASELINES.get(agent):
         return baseline(tools)
+    if agent in FORMAT_NAMES and agent != "text":
+        return format_fingerprint(agent, tools, language)
     return prompt_fingerprint(tools, language=language)
+
+
+def format_fingerprint(name: str, tools: Sequence[BaseTool], language: str) -> str:
+    """`prompt_fingerprint` for the step format `name`: its template and examples with `tools`."""
+    prompt = get_format(name).build_prompt(tools, language=language, examples=True)
+    return text_fingerprint(prompt.format_messages(input="")[0].text)
 
 
 def fingerprint_with(tools: Sequence[BaseTool]) -> Fingerprint:
