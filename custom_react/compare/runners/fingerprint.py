@@ -33,7 +33,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from custom_react.compare.runners.create_agent import CREATE_AGENT_SYSTEM_PROMPT
 from custom_react.compare.runners.legacy import LEGACY_REACT_PROMPT
 from custom_react.formats import FORMAT_NAMES, get_format
-from custom_react.prompt import prompt_fingerprint, text_fingerprint
+from custom_react.prompt import text_fingerprint
 from custom_react.prompts import LANGUAGES
 
 Fingerprints = dict[str, dict[str, str]]
@@ -82,13 +82,14 @@ def agent_fingerprint(agent: str, tools: Sequence[BaseTool], language: str) -> s
     """
     if baseline := BASELINES.get(agent):
         return baseline(tools)
-    if agent in FORMAT_NAMES and agent != "text":
-        return format_fingerprint(agent, tools, language)
-    return prompt_fingerprint(tools, language=language)
+    return format_fingerprint(agent if agent in FORMAT_NAMES else "text", tools, language)
 
 
 def format_fingerprint(name: str, tools: Sequence[BaseTool], language: str) -> str:
-    """`prompt_fingerprint` for the step format `name`: its template and examples with `tools`."""
+    """What the step format `name`'s model reads first: its template and examples with `tools`.
+
+    For the text format that is `custom_react.prompt.prompt_fingerprint`, the same hash.
+    """
     prompt = get_format(name).build_prompt(tools, language=language, examples=True)
     return text_fingerprint(prompt.format_messages(input="")[0].text)
 
