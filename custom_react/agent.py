@@ -52,12 +52,12 @@ from custom_react.events import (
     StopReason,
 )
 from custom_react.memory import Ending, RunMemory, open_run
-from custom_react.parser import FinalAnswer, ParseError, not_too_deep
+from custom_react.parser import FinalAnswer, ParseError, parse_step
 from custom_react.pausing.approval import ApprovalPause
 from custom_react.running.calls import Loop
 from custom_react.running.chat_model import chat_model
 from custom_react.running.inputs import AgentInput
-from custom_react.running.model_call import ModelCaller, ModelFailure, cut_off_message, was_cut_off
+from custom_react.running.model_call import ModelCaller, ModelFailure, was_cut_off
 from custom_react.running.runnable import StepRunnable
 from custom_react.running.token_budget import PromptBudget
 from custom_react.scratchpad import render_scratchpad
@@ -187,11 +187,9 @@ class CustomReActAgent(StepRunnable):
         )
 
     def _parse(self, reply: AIMessage) -> ToolStep | FinalAnswer:
-        """The step in the reply; a reply cut off at the model's token limit is a format error."""
-        if was_cut_off(reply, self.format.stop):
-            raise ParseError(cut_off_message(self.language), reply.text)
-        step = self.format.parse(reply.text, self.language)
-        return not_too_deep(step, reply.text, self.language)  # a bomb of brackets is a format error
+        """The step in the reply; cut off at the model's token limit inside it, a format error."""
+        cut_off = was_cut_off(reply, self.format.stop)
+        return parse_step(reply.text, self.format.parse, self.language, cut_off=cut_off)
 
     def _limit_reached(self, run: RunMemory) -> StopReason | None:
         """Which limit, if any, stops the run before its next model call."""

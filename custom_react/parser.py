@@ -16,6 +16,7 @@ The helpers that read the sections, the call and its input are in `parsing/`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from custom_react.parsing.action import WrittenCall, final_answer_call, find_call, read_action
@@ -98,6 +99,38 @@ def parse_llm_response(text: str, language: str = "en") -> Action | FinalAnswer:
         return _direct_answer(text, preamble, errors)
     what = "text_after_thought" if sections else "text_echo" if found else "text_empty_reply"
     raise ParseError(errors.message(what), text)
+
+
+def parse_step(
+    text: str,
+    parse: Callable[[str, str], Action | FinalAnswer],
+    language: str = "en",
+    *,
+    cut_off: bool = False,
+) -> Action | FinalAnswer:
+    """The step a reply holds, read by a step format's `parse`, with the checks every format shares.
+
+    A reply `cut_off` at the model's token limit counts when its step ended before the cut: the
+    model wrote the step, then went on (into its next steps, say) until the limit, and the step's
+    text is in the reply with more after it. A step that runs to the cut (an input or an answer
+    that may be cut short), or a cut reply with no step, is a format error asking for a shorter
+    step. So is an Action Input nesting deeper than `MAX_INPUT_DEPTH` (`not_too_deep`).
+    """
+    try:
+        step = parse(text, language)
+    except ParseError:
+        if cut_off:  # no step in the cut reply: the cut, not the format, is what to fix
+            raise ParseError(message("cut_off", language), text) from None
+        raise
+    if cut_off and not _written_on_after(step.log, text):
+        raise ParseError(message("cut_off", language), text)
+    return not_too_deep(step, text, language)
+
+
+def _written_on_after(log: str, text: str) -> bool:
+    """Whether the step's text `log` is in `text` as written, with more written after it."""
+    at = text.rfind(log) if log else -1  # a log rewritten from what the model wrote is not found
+    return at >= 0 and bool(text[at + len(log) :].strip())
 
 
 def not_too_deep(

@@ -51,9 +51,10 @@ from custom_react.acting import unknown_tool_message
 from custom_react.answering import AnswerInvalid, AnswerSchema
 from custom_react.arguments import argument_problem, bind_arguments
 from custom_react.formats import FormatName, ReActFormat, get_format
-from custom_react.parser import Action, ParseError, not_too_deep
+from custom_react.parser import Action, ParseError, parse_step
 from custom_react.parsing.markers import strip_think
 from custom_react.prompts import check_language
+from custom_react.running.model_call import was_cut_off
 from custom_react.running.options import check_types
 from custom_react.scratchpad import message_exchanges, render_transcript
 from custom_react.steps import REACT_LOG, Exchange
@@ -169,7 +170,8 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         message = reply if isinstance(reply, AIMessage) else AIMessage(content=reply.text)
         text = message.text
         try:
-            step = not_too_deep(self.step_format.parse(text, self.language), text, self.language)
+            cut_off = was_cut_off(message, self.step_format.stop)  # at the token limit: inside it?
+            step = parse_step(text, self.step_format.parse, self.language, cut_off=cut_off)
             if isinstance(step, Action):
                 chosen = resolve_tool(step.tool, tools)
                 if chosen is None:  # named here, with the agent's tools only: no internal name

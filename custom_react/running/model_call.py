@@ -25,7 +25,6 @@ from langchain_core.messages import message_chunk_to_message as whole_message
 from langchain_core.runnables import RunnableConfig
 
 from custom_react.events import ReplyToken
-from custom_react.prompts import message
 from custom_react.running.calls import Call, Loop, invoking, next_event, sleeping
 
 BUGS = (
@@ -42,11 +41,6 @@ TRANSIENT_NAMES = frozenset(
     {"APIConnectionError", "APITimeoutError", "InternalServerError", "RateLimitError"}
 )
 """openai's transient errors, matched by name so the core needs no provider package."""
-
-
-def cut_off_message(language: str = "en") -> str:
-    """The Observation for a reply cut at the model's token limit (counted as a format error)."""
-    return message("cut_off", language)
 
 
 class ModelFailure(RuntimeError):

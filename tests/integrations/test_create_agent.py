@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from custom_react.compare.runners import create_agent_outcome
 from custom_react.integrations.create_agent import TextReActMiddleware, is_format_error
 from custom_react.prompt import bundled_examples
+from custom_react.prompts import message
 from custom_react.steps import PARSE_ERROR_TOOL
 from custom_react.testing import Script
 from tests.conftest import Calls
@@ -99,6 +100,26 @@ def test_a_format_error_goes_back_to_the_model_as_an_observation(
     assert messages[-1].text == "391"
     outcome = create_agent_outcome(messages)
     assert outcome.output == "391" and outcome.iterations == 3
+
+
+def test_a_cut_reply_runs_its_step_only_when_the_step_ended_before_the_cut(
+    script: Callable[..., Script], tools: list[BaseTool], calls: Calls
+) -> None:
+    cut = {"finish_reason": "length"}  # the token limit ended these replies
+    went_on = ACTION + "\nThought: and 2 * 3.\nAction: calculator\nAction Input: 2 *"
+    cut_inside = "Thought: and 5 * 4.\nAction: calculator\nAction Input: 5 *"
+    model = script(
+        AIMessage(went_on, response_metadata=cut),
+        AIMessage(cut_inside, response_metadata=cut),
+        "Final Answer: 391",
+    )
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
+
+    messages = run(agent)
+
+    assert calls.calls == [("calculator", "17 * 23")]  # the whole step ran, the cut one did not
+    errors = [m.text for m in messages if isinstance(m, HumanMessage) and is_format_error(m)]
+    assert errors == [message("cut_off")] and messages[-1].text == "391"
 
 
 def test_a_final_answer_ends_the_graph_at_once(

@@ -14,7 +14,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool
 
 from custom_react import CustomReActAgent
-from custom_react.running.model_call import cut_off_message
+from custom_react.prompts import message
 from custom_react.steps import ParseFailure
 from custom_react.testing import Script, ScriptedError, count_tokens
 
@@ -99,8 +99,8 @@ def test_a_reply_cut_at_the_token_limit_is_fed_back_as_its_own_observation(scrip
     model = script(cut, "Final Answer: done")
     events = list(CustomReActAgent(model.model, [read_page]).stream("q"))
     failure = next(e for e in events if isinstance(e, ParseFailure))
-    assert failure.error == cut_off_message() and failure.consecutive == 1
-    assert cut_off_message() in model.prompts[1][-1].text
+    assert failure.error == message("cut_off") and failure.consecutive == 1
+    assert message("cut_off") in model.prompts[1][-1].text
 
 
 def test_a_cut_reply_that_ran_past_its_step_is_read(script):
@@ -150,3 +150,35 @@ def test_the_local_factory_budget_comes_from_the_context_window():
     budget = CustomReActAgent(llm, [read_page], max_prompt_tokens=1000).budget
     assert budget is not None and budget.limit == 1000
     assert CustomReActAgent(Script().model, [read_page]).budget is None
+
+
+CUT = {"finish_reason": "length"}
+WRITTEN_ON = {  # a whole step, then the next ones until the token limit cut one of them
+    "text": 'Thought: page 1.\nAction: read_page\nAction Input: {"page": "1"}\n'
+    'Thought: then page 2.\nAction: read_page\nAction Input: {"page": "2',
+    "xml": '<thought>page 1.</thought>\n<action>read_page(page="1")</action>\n'
+    '<thought>then page 2.</thought>\n<action>read_page(page="2',
+    "json": '{"thought": "page 1.", "action": "read_page", "action_input": {"page": "1"}}\n'
+    '{"thought": "then page 2.", "action": "read_page", "action_input": {"page": "2',
+}
+CUT_INSIDE = {  # the step runs to the cut: its input may be cut short (it reads, repaired)
+    "text": 'Thought: page 3.\nAction: read_page\nAction Input: {"page": "3',
+    "xml": '<thought>page 3.</thought>\n<action>read_page(page="3',
+    "json": '{"thought": "page 3.", "action": "read_page", "action_input": {"page": "3',
+}
+ANSWER = {"text": "Final Answer: done", "xml": "<final_answer>done</final_answer>"}
+
+
+@pytest.mark.parametrize("step_format", ["text", "xml", "json"])
+def test_a_cut_reply_counts_when_its_step_ended_before_the_cut(script, step_format):
+    model = script(
+        AIMessage(WRITTEN_ON[step_format], response_metadata=CUT),
+        AIMessage(CUT_INSIDE[step_format], response_metadata=CUT),
+        ANSWER.get(step_format, '{"final_answer": "done"}'),
+    )
+    agent = CustomReActAgent(model.model, [read_page], format=step_format)
+    events = list(agent.stream("Read pages 1 and 2."))
+    ran = [e.step.tool_input for e in events if e.type == "action"]
+    assert ran == [{"page": "1"}]  # page 1's step was whole; page 3's ran to the cut
+    failures = [e.error for e in events if isinstance(e, ParseFailure)]
+    assert failures == [message("cut_off")] and events[-1].result.output == "done"
