@@ -36,6 +36,10 @@ for ours, the XML and JSON formats' own for `xml` and `json`, LangChain's for th
 the same key, and a change to one of our prompts redoes only the runs of the agents that read it.
 `bfcl/<model>.json` and `.md` are made from it, with each agent's fingerprint per language
 (`scripts/make_docs_assets.py --check` names the agents whose prompt changed).
+A run also records the code that made it (`code_fingerprint`: the `custom_react` package's files,
+hashed). That is not part of the key, or every change to any module would redo every run: the
+report counts, per agent, the runs made on the package as it is when the report is made, and
+`--redo` runs the chosen cases again (the newest run of a case counts).
 Results of an earlier or a rejected prompt (`--tag`, e.g. the runs before the tool list changed,
 run from that commit) are moved to `bench/results/bfcl/earlier/`: the record of what was
 measured, which the staleness check does not read.
@@ -304,15 +308,21 @@ def run_all(
     store: Path,
     fingerprint: Fingerprint,
     command: str = "",
+    *,
+    redo: bool = False,
 ) -> list[dict[str, Any]]:
-    """Every agent on every case, `parallel` at a time; each run appended to `store` as it ends."""
-    done = {(r["id"], r["agent"]) for r in current(_stored(store), fingerprint)}
+    """Every agent on every case, `parallel` at a time; each run appended to `store` as it ends.
+
+    A case already stored under its agent's current key is skipped, unless `redo`.
+    """
+    done = set() if redo else {(r["id"], r["agent"]) for r in current(_stored(store), fingerprint)}
     todo = [(c, a) for a in agents for c in cases if (c.id, a) not in done]
+    code = code_fingerprint()
 
     def work(job: tuple[Case, str]) -> dict[str, Any]:
         record = run_case(job[0], job[1], llm)
         key = run_key(fingerprint, job[1], record["language"])
-        return record | {"key": key, "command": command}
+        return record | {"key": key, "command": command, "code": code}
 
     config: Any = {"max_concurrency": max(1, parallel)}
     for _, record in RunnableLambda(work).batch_as_completed(todo, config):
@@ -346,14 +356,24 @@ def run_key(fingerprint: Fingerprint, agent: str, language: str) -> str:
 def current(records: list[dict[str, Any]], fingerprint: Fingerprint) -> list[dict[str, Any]]:
     """The stored runs whose agent read what it reads now, on this bfcl-eval, one per case and agent.
 
-    A case can be stored twice under one key (two benches at once on one file): the first run
-    counts, so no case weighs twice in a table.
+    A case can be stored twice under one key (`--redo`, or two benches at once on one file): the
+    newest run counts, so no case weighs twice in a table.
     """
     found: dict[tuple[str, str], dict[str, Any]] = {}
     for r in records:
         if "language" in r and r.get("key") == run_key(fingerprint, r["agent"], r["language"]):
-            found.setdefault((r["id"], r["agent"]), r)
+            found[(r["id"], r["agent"])] = r  # a newer run of the case takes the older one's place
     return list(found.values())
+
+
+def code_fingerprint(package: Path = ROOT / "custom_react") -> str:
+    """The `custom_react` package's files (source, prompts, templates) hashed: the code of a run."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(package).as_posix().encode("utf-8") + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
 
 
 def _stored(path: Path) -> list[dict[str, Any]]:
@@ -394,6 +414,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--parallel", type=int, default=1, help="server slots and runs at a time")
     parser.add_argument("--tag", default="", help="a name for this variant's results file")
+    parser.add_argument("--redo", action="store_true", help="run stored cases again")
     parser.add_argument("--render", action="store_true", help="only remake the .json and .md")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "bfcl")
     args = parser.parse_args()
@@ -417,9 +438,10 @@ def main() -> None:
         ]
         with LocalModelServer(ensure_model_file(args.model), parallel=args.parallel) as server:
             llm = server.chat_model(temperature=0)
-            run_all(cases, args.agents.split(","), llm, args.parallel, store, fingerprint, command)
+            agents = args.agents.split(",")
+            run_all(cases, agents, llm, args.parallel, store, fingerprint, command, redo=args.redo)
     records = current(_stored(store), fingerprint)
-    print(save(records, args.out / stem, args.model, BFCL_VERSION))
+    print(save(records, args.out / stem, args.model, BFCL_VERSION, code_fingerprint()))
 
 
 def _half(category: str, half: str) -> str:

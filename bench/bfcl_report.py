@@ -2,7 +2,9 @@
 
 `save` writes `<stem>.json` (the settings with each agent's prompt fingerprint per language,
 read from its runs' keys, which `scripts/make_docs_assets.py --check` compares with the current
-ones, and every run) and `<stem>.md`, and returns the Markdown. The even case ids are the tuning
+ones, and every run) and `<stem>.md`, and returns the Markdown. The Markdown also counts, for
+each of our agents, the runs made on the package's code as it is when the report is made
+(`on_code`): a run made before a change to the parser counts until it is run again. The even case ids are the tuning
 half, the odd ones held out, the live categories a further held-out set. Nothing here runs a
 model.
 """
@@ -17,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from custom_react.compare.runners.fingerprint import shown_fingerprints
+from custom_react.compare.runners.fingerprint import reads_our_prompt, shown_fingerprints
 
 GROUPS = (
     ("even ids (tuning half)", lambda r: not r["id"].startswith("live") and _number(r) % 2 == 0),
@@ -77,8 +79,21 @@ def prompt_fingerprints(records: Sequence[dict[str, Any]]) -> dict[str, dict[str
     return found
 
 
-def render(records: Sequence[dict[str, Any]], model: str, version: str) -> str:
-    """The Markdown report."""
+def on_code(records: Sequence[dict[str, Any]], code: str) -> str:
+    """How many of each of our agents' runs the package's code `code` made (LangChain's run none)."""
+    agents = [a for a in dict.fromkeys(r["agent"] for r in records) if reads_our_prompt(a)]
+    counts = []
+    for agent in agents:
+        runs = [r for r in records if r["agent"] == agent]
+        counts.append(f"{agent} {sum(r.get('code') == code for r in runs)}/{len(runs)}")
+    return (
+        f"Runs of ours made on the package's code as it is now (`{code}`, `code_fingerprint`): "
+        f"{', '.join(counts)}; the others were made on earlier code (`--redo` runs them again).\n"
+    )
+
+
+def render(records: Sequence[dict[str, Any]], model: str, version: str, code: str = "") -> str:
+    """The Markdown report; with `code`, how many of our runs that code made (`on_code`)."""
     agents = list(dict.fromkeys(r["agent"] for r in records))
     commands = "\n".join(f"    {c}" for c in dict.fromkeys(r.get("command", "") for r in records))
     read = shown_fingerprints(prompt_fingerprints(records))
@@ -90,6 +105,8 @@ def render(records: Sequence[dict[str, Any]], model: str, version: str) -> str:
         "within 3 steps (every call, in the parallel categories); an irrelevance case when no "
         "tool ran, a live_relevance case when one did.\n",
     ]
+    if code:
+        parts.append(on_code(records, code))
     for title, member in GROUPS:
         chosen = [r for r in records if member(r)]
         if chosen:
@@ -98,18 +115,24 @@ def render(records: Sequence[dict[str, Any]], model: str, version: str) -> str:
     return "\n".join(parts)
 
 
-def save(records: Sequence[dict[str, Any]], stem: Path, model: str, version: str) -> str:
-    """Write `<stem>.json` and `<stem>.md` of the runs on bfcl-eval `version`; return the Markdown."""
+def save(
+    records: Sequence[dict[str, Any]], stem: Path, model: str, version: str, code: str = ""
+) -> str:
+    """Write `<stem>.json` and `<stem>.md` of the runs on bfcl-eval `version`; return the Markdown.
+
+    `code` is the package's code fingerprint now, for the report's count of runs it made.
+    """
     settings = {
         "model": model,
         "date": time.strftime("%Y-%m-%d"),
         "bfcl_eval": version,
         "prompt_fingerprints": prompt_fingerprints(records),
+        "code": code,
     }
     data = {"settings": settings, "runs": list(records)}
     Path(f"{stem}.json").write_text(
         json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
     )
-    text = render(records, model, version)
+    text = render(records, model, version, code)
     Path(f"{stem}.md").write_text(text, encoding="utf-8")
     return text

@@ -18,11 +18,13 @@ from bench.bfcl import (
     BFCL_VERSION,
     append,
     bfcl_fingerprints,
+    code_fingerprint,
     current,
     json_schema,
     load_cases,
     pick,
     recording_tools,
+    run_all,
     run_case,
     run_key,
     tool_name,
@@ -88,8 +90,8 @@ def test_a_change_to_our_prompt_redoes_only_our_agents_runs(monkeypatch, tmp_pat
         for agent in AGENTS
     ]
     assert current(runs, read) == runs and runs[0]["key"].endswith(f":{BFCL_VERSION}")
-    again = runs[0] | {"passed": False}  # the same case and agent stored twice: the first counts
-    assert current([*runs, again], read) == runs
+    again = runs[0] | {"passed": False}  # the same case and agent stored twice: the newest counts
+    assert current([*runs, again], read) == [again, *runs[1:]]
     assert read("legacy", "en") != read("create_agent", "en") != read("text", "en")
     save(runs, tmp_path / "m", "m", BFCL_VERSION)
     saved = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["settings"]
@@ -113,3 +115,33 @@ def test_each_run_goes_to_the_results_file_as_it_is_when_the_run_ends(tmp_path) 
     append(store, {"id": "second"})
     lines = store.read_text(encoding="utf-8").splitlines()
     assert [json.loads(line)["id"] for line in lines] == ["first", "second"]
+
+
+def test_a_redo_runs_a_stored_case_again_the_newest_counting_and_each_run_names_its_code(
+    tmp_path,
+) -> None:
+    case, store, read = load_cases("simple_python")[0], tmp_path / "runs.jsonl", bfcl_fingerprints()
+    reply = (
+        "Thought: area.\nAction: calculate_triangle_area\nAction Input: {{'base': {}, 'height': 5}}"
+    )
+    refused = reply.format('"ten"')  # not an integer: refused, then the run ends with an answer
+    first = run_all([case], ["text"], Script(refused, "Final Answer: 25").model, 1, store, read)
+    assert first[0]["miss"] == "no call" and first[0]["code"] == code_fingerprint()
+    skipped = run_all([case], ["text"], Script(reply.format(10)).model, 1, store, read)
+    assert skipped == first  # stored under the current key: not run again
+    again = run_all([case], ["text"], Script(reply.format(10)).model, 1, store, read, redo=True)
+    assert again[0]["passed"] and len(store.read_text(encoding="utf-8").splitlines()) == 2
+    report = save(again, tmp_path / "m", "m", BFCL_VERSION, code_fingerprint())
+    assert f"(`{code_fingerprint()}`, `code_fingerprint`): text 1/1;" in report
+    assert "text 0/1;" in save(again, tmp_path / "m", "m", BFCL_VERSION, "another")
+
+
+def test_the_code_fingerprint_follows_every_file_of_the_package_but_no_cache(tmp_path) -> None:
+    (tmp_path / "parsing").mkdir()
+    (tmp_path / "parsing" / "action.py").write_text("x = 1\n", encoding="utf-8")
+    before = code_fingerprint(tmp_path)
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "__pycache__" / "action.pyc").write_bytes(b"\0")
+    assert code_fingerprint(tmp_path) == before
+    (tmp_path / "parsing" / "action.py").write_text("x = 2\n", encoding="utf-8")
+    assert code_fingerprint(tmp_path) != before
