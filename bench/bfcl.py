@@ -1,28 +1,14 @@
 """BFCL v4 side by side: our text ReAct (text, XML, JSON steps) against LangChain's agents, scored by BFCL.
 
-The data and the checker are the pinned `bfcl-eval` package's own (`bfcl_eval/data/BFCL_v4_*.json`,
-`data/possible_answer/`, `eval_checker.ast_eval.ast_checker`), never a copy. Install it without
-its dependencies: `pip install --no-deps bfcl-eval==2026.3.23`. Why not a `bench` extra: the
-package requires every provider SDK it can evaluate (openai, anthropic, mistralai, cohere,
-google-genai, boto3, qwen-agent, sentence-transformers with torch, faiss, a pinned numpy 1.26),
-and its checker imports its model registry (`bfcl_eval.constants.model_config`), which imports
-them all, only to read `MODEL_CONFIG_MAPPING[model].underscore_to_dot` (whether the model wrote a
-dotted function name with underscores). The checker itself needs only the standard library. So
-`bfcl_checker` puts a small stub of that one registry module in `sys.modules` before importing
-the checker, whose answer is "no": every agent here gets tools whose names have `.` replaced by
-`_` (OpenAI-style tool names allow no dots), and the calls are recorded under BFCL's own name.
-
-Every agent gets the same tools per case: each BFCL function becomes a LangChain
-`StructuredTool` with its JSON schema as `args_schema` (BFCL's `dict`, `float`, `tuple` and
-`any` written as JSON Schema's `object`, `number`, `array` and no type), whose function records
-the call and returns a neutral "done" text; the legacy `AgentExecutor` passes one string, so its
-tool is a one-string tool whose description carries the JSON schema of the arguments and whose
-input is read as JSON when it is JSON. Scoring, the same for every agent: the calls the agent let
-a tool run (after its own validation), in order, within 3 steps (plus one more per expected call
-in the parallel categories); the first call for the single-call categories (its tool has
-`return_direct`, so the run ends there), all of them for the parallel ones, checked by BFCL's
-`ast_checker`; an irrelevance case passes when no tool ran, a live_relevance case when one did
-(any arguments, as BFCL's own relevance check).
+The cases, the tools every agent gets and BFCL's verdict are in `bench/bfcl_cases.py` (its note
+says how `bfcl-eval` is installed without its provider SDKs), the multi-turn category's runs on
+BFCL's executable backends in `bench/bfcl_multi_turn.py`. Scoring, the same for every agent: the
+calls the agent let a tool run (after its own validation), in order, within 3 steps (plus one more
+per expected call in the parallel categories); the first call for the single-call categories (its
+tool has `return_direct`, so the run ends there), all of them for the parallel ones, checked by
+BFCL's `ast_checker`; an irrelevance case passes when no tool ran, a live_relevance case when one
+did (any arguments, as BFCL's own relevance check); a multi-turn case when BFCL's
+`multi_turn_checker` accepts the calls of every turn.
 
 Agents: `text`, `xml`, `json` (our `CustomReActAgent` in each step format, bundled examples on),
 `legacy` (`create_react_agent` + `AgentExecutor`), `create_agent` (native tool calls on the
@@ -54,21 +40,17 @@ import argparse
 import hashlib
 import json
 import os
-import random
-import re
 import sys
 import time
-import types
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import cache, partial
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from langchain_core.runnables import RunnableLambda
-from langchain_core.tools import BaseTool, StructuredTool, Tool
 
+from bench.bfcl_cases import Calls, Case, load_cases, pick, read_lines, recording_tools, verdict
+from bench.bfcl_multi_turn import load_multi_turn_cases, run_multi_turn_case
 from custom_react.compare import DEFAULT_RUNNERS
 from custom_react.compare.runners.custom import custom_runner, question_language
 from custom_react.compare.runners.fingerprint import (
@@ -89,162 +71,13 @@ CATEGORIES = (
     "live_multiple",
     "live_irrelevance",
     "live_relevance",
+    "multi_turn_base",
 )
 AGENTS = ("text", "xml", "json", "legacy", "create_agent", "create_agent_text")
 MODELS = ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b")
 STEPS = 3
-DONE = "Done: {name} ran with these arguments."
-"""What every recording tool returns: neutral, so the run can end either way."""
-_TYPES = {"dict": "object", "float": "number", "tuple": "array", "integer": "integer"}
-
-
-def bfcl_checker() -> Callable[..., dict[str, Any]]:
-    """BFCL's `ast_checker`, imported with a stub of its model registry (see the module note)."""
-    name = "bfcl_eval.constants.model_config"
-    if name not in sys.modules:
-        stub = types.ModuleType(name)
-        stub.__doc__ = "Stub: the checker reads only `underscore_to_dot`, False here."
-
-        class Registry(dict[str, Any]):
-            def __missing__(self, key: str) -> Any:
-                return types.SimpleNamespace(underscore_to_dot=False)
-
-        stub.MODEL_CONFIG_MAPPING = Registry()  # type: ignore[attr-defined]
-        sys.modules[name] = stub
-    from bfcl_eval.eval_checker.ast_eval.ast_checker import ast_checker
-
-    return ast_checker  # type: ignore[no-any-return]
-
-
-@dataclass(frozen=True)
-class Case:
-    """One BFCL case: the question, its functions and the allowed answers."""
-
-    id: str
-    category: str
-    question: str
-    functions: list[dict[str, Any]]
-    answer: list[dict[str, Any]]
-
-    @property
-    def number(self) -> int:
-        """The case's number: the first integer after the category (`live_simple_12-3-0`: 12)."""
-        match = re.search(r"(\d+)", self.id[len(self.category) :])
-        return int(match.group(1)) if match else 0
-
-    @property
-    def expected_calls(self) -> int:
-        return len(self.answer)
-
-
-def _read_lines(path: Any) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-
-
-def load_cases(category: str) -> list[Case]:
-    """Every case of a category, from the installed `bfcl-eval`'s data."""
-    data = resources.files("bfcl_eval") / "data"
-    items = _read_lines(data / f"BFCL_v4_{category}.json")
-    answers: dict[str, list[dict[str, Any]]] = {}
-    if "relevance" not in category:  # (ir)relevance cases have no answer file: any call or none
-        answer_file = data / "possible_answer" / f"BFCL_v4_{category}.json"
-        answers = {item["id"]: item["ground_truth"] for item in _read_lines(answer_file)}
-    return [
-        Case(
-            item["id"],
-            category,
-            question_text(item["question"]),
-            item["function"],
-            answers.get(item["id"], []),
-        )
-        for item in items
-    ]
-
-
-def question_text(turns: list[list[dict[str, str]]]) -> str:
-    """The first turn's messages as one question (a system message first, as its context)."""
-    return "\n\n".join(message["content"] for message in turns[0] if message.get("content"))
-
-
-def pick(cases: Sequence[Case], half: str, sample: int | None, seed: int) -> list[Case]:
-    """The cases of one half (by the parity of the case number), `sample` of them by `seed`."""
-    kept = [c for c in cases if half == "all" or (c.number % 2 == 0) == (half == "even")]
-    if sample is not None and sample < len(kept):
-        kept = sorted(random.Random(seed).sample(kept, sample), key=lambda c: c.number)
-    return kept
-
-
-def json_schema(schema: Any) -> Any:
-    """A BFCL parameter schema as JSON Schema (`dict` -> `object`, `float` -> `number`, ...)."""
-    if isinstance(schema, list):
-        return [json_schema(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    converted = {key: json_schema(value) for key, value in schema.items()}
-    if isinstance(schema.get("type"), str):
-        kind = schema["type"]
-        if kind == "any":
-            del converted["type"]
-        else:
-            converted["type"] = _TYPES.get(kind, kind)
-    if "properties" in schema:  # a property named "type" or "items" is a name, not a keyword
-        converted["properties"] = {k: json_schema(v) for k, v in schema["properties"].items()}
-    return converted
-
-
-def tool_name(name: str) -> str:
-    """An OpenAI-style tool name for a BFCL function name (`math.factorial` -> `math_factorial`)."""
-    return re.sub(r"[^a-zA-Z0-9_-]", "_", name)[:64]
-
-
-Calls = list[dict[str, dict[str, Any]]]
-
-
-def recording_tools(case: Case, calls: Calls, *, one_string: bool = False) -> list[BaseTool]:
-    """The case's functions as tools that record each call under BFCL's own function name."""
-    tools: list[BaseTool] = []
-    for function in case.functions:
-        schema = json_schema(function["parameters"])
-        name, real = tool_name(function["name"]), function["name"]
-        returns = DONE.format(name=name)
-
-        def record(real: str = real, returns: str = returns, **args: Any) -> str:
-            calls.append({real: args})
-            return returns
-
-        direct = case.expected_calls <= 1
-        if one_string:
-            tools.append(_one_string_tool(name, function["description"], schema, record, direct))
-            continue
-        tools.append(
-            StructuredTool.from_function(
-                func=record,
-                name=name,
-                description=function["description"],
-                args_schema=schema,
-                return_direct=direct,
-            )
-        )
-    return tools
-
-
-def _one_string_tool(
-    name: str, description: str, schema: dict[str, Any], record: Callable[..., str], direct: bool
-) -> BaseTool:
-    """A legacy-agent tool: one string in, read as JSON arguments when it is JSON."""
-    required = schema.get("required") or list(schema.get("properties", {}))[:1]
-
-    def run(text: str) -> str:
-        try:
-            args = json.loads(text)
-        except json.JSONDecodeError:
-            args = text.strip().strip("'\"")
-        if not isinstance(args, dict):
-            args = {required[0]: args} if required else {}
-        return record(**args)
-
-    written = f"{description} Input: a JSON object of the arguments: {json.dumps(schema)}"
-    return Tool(name=name, description=written, func=run, return_direct=direct)
+MULTI_TURN_WINDOW = {"n_ctx": 16384}
+"""The server's context window when a multi-turn case runs (the single-call ones keep 4096)."""
 
 
 def runners() -> dict[str, Callable[..., Any]]:
@@ -261,6 +94,8 @@ def runners() -> dict[str, Callable[..., Any]]:
 
 def run_case(case: Case, agent: str, llm: Any) -> dict[str, Any]:
     """One agent on one case: the calls it let run, BFCL's verdict, the transcript; never raises."""
+    if case.category.startswith("multi_turn"):  # several turns, on BFCL's executable backends
+        return run_multi_turn_case(case, agent, runners()[agent], llm)
     calls: Calls = []
     tools = recording_tools(case, calls, one_string=agent == "legacy")
     steps = STEPS + max(0, case.expected_calls - 1)
@@ -276,28 +111,6 @@ def run_case(case: Case, agent: str, llm: Any) -> dict[str, Any]:
     record["calls"] = calls
     record |= verdict(case, calls)
     return record
-
-
-def verdict(case: Case, calls: Calls) -> dict[str, Any]:
-    """BFCL's verdict on the calls: the first one, or all of them for a parallel category."""
-    if "irrelevance" in case.category:
-        return {"passed": not calls, "miss": "called a tool" if calls else ""}
-    if "relevance" in case.category:  # BFCL's relevance check: some tool ran, any arguments
-        return {"passed": bool(calls), "miss": "" if calls else "no call"}
-    if not calls:
-        return {"passed": False, "miss": "no call"}
-    output = calls if "parallel" in case.category else calls[:1]
-    from bfcl_eval.constants.enums import Language
-
-    checked = bfcl_checker()(
-        case.functions, output, case.answer, Language.PYTHON, case.category, "custom-react"
-    )
-    return {"passed": bool(checked["valid"]), "miss": "" if checked["valid"] else _miss(checked)}
-
-
-def _miss(checked: dict[str, Any]) -> str:
-    error = checked.get("error") or [""]
-    return f"{checked.get('error_type', '')}: {str(error[0])[:200]}"
 
 
 def run_all(
@@ -377,7 +190,7 @@ def code_fingerprint(package: Path = ROOT / "custom_react") -> str:
 
 
 def _stored(path: Path) -> list[dict[str, Any]]:
-    return _read_lines(path) if path.is_file() else []
+    return read_lines(path) if path.is_file() else []
 
 
 def bfcl_fingerprints() -> Fingerprint:
@@ -432,16 +245,23 @@ def main() -> None:
         cases = [
             case
             for category in args.categories.split(",")
-            for case in pick(
-                load_cases(category), _half(category, args.half), args.sample, args.seed
-            )
+            for case in pick(cases_of(category), _half(category, args.half), args.sample, args.seed)
         ]
-        with LocalModelServer(ensure_model_file(args.model), parallel=args.parallel) as server:
+        # A multi-turn case's tool docs alone fill a 4096-token window (2-4k tokens, 20-39 tools).
+        window = MULTI_TURN_WINDOW if any(c.entry for c in cases) else {}
+        model = ensure_model_file(args.model)
+        with LocalModelServer(model, parallel=args.parallel, **window) as server:
             llm = server.chat_model(temperature=0)
             agents = args.agents.split(",")
             run_all(cases, agents, llm, args.parallel, store, fingerprint, command, redo=args.redo)
     records = current(_stored(store), fingerprint)
     print(save(records, args.out / stem, args.model, BFCL_VERSION, code_fingerprint()))
+
+
+def cases_of(category: str) -> list[Case]:
+    """Every case of a category, a multi-turn one with its turns and backends' first state."""
+    multi_turn = category.startswith("multi_turn")
+    return load_multi_turn_cases(category) if multi_turn else load_cases(category)
 
 
 def _half(category: str, half: str) -> str:

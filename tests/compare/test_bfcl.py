@@ -1,6 +1,6 @@
 """The BFCL bench (`bench/bfcl.py`), offline: its cases, its tools, BFCL's checker, one scripted run.
 
-Skipped when `bfcl-eval` is not installed (`pip install --no-deps bfcl-eval==2026.3.23`).
+Skipped when `bfcl-eval` is not installed (`pip install --no-deps bfcl-eval==2026.3.23 mpmath==1.3.0 "filelock>=3.12"`).
 """
 
 from __future__ import annotations
@@ -20,16 +20,11 @@ from bench.bfcl import (
     bfcl_fingerprints,
     code_fingerprint,
     current,
-    json_schema,
-    load_cases,
-    pick,
-    recording_tools,
     run_all,
     run_case,
     run_key,
-    tool_name,
-    verdict,
 )
+from bench.bfcl_cases import json_schema, load_cases, pick, recording_tools, tool_name, verdict
 from bench.bfcl_report import save
 from custom_react.testing import Script
 from tests.conftest import change_prompt
