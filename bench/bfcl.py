@@ -37,6 +37,7 @@ measured, which the staleness check does not read.
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import os
@@ -180,13 +181,34 @@ def current(records: list[dict[str, Any]], fingerprint: Fingerprint) -> list[dic
 
 
 def code_fingerprint(package: Path = ROOT / "custom_react") -> str:
-    """The `custom_react` package's files (source, prompts, templates) hashed: the code of a run."""
+    """The code a run ran: the package's modules as code, its prompts and templates as text, hashed.
+
+    A module counts by its syntax tree without docstrings (`ast`), so an edit of a docstring, a
+    comment or the layout does not make a run older; none of them reaches BFCL's model (its
+    tools' descriptions are BFCL's).
+    """
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
+            body = _code(path) if path.suffix == ".py" else path.read_bytes()
             digest.update(path.relative_to(package).as_posix().encode("utf-8") + b"\0")
-            digest.update(path.read_bytes() + b"\0")
+            digest.update(body + b"\0")
     return digest.hexdigest()[:12]
+
+
+def _code(path: Path) -> bytes:
+    """A module's syntax tree without its docstrings (and its comments, which no tree has)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            code = [s for s in body if not (isinstance(s, ast.Expr) and _is_text(s.value))]
+            node.body = code or [ast.Pass()]  # type: ignore[attr-defined]
+    return ast.dump(tree).encode("utf-8")
+
+
+def _is_text(value: ast.expr) -> bool:
+    return isinstance(value, ast.Constant) and isinstance(value.value, str)
 
 
 def _stored(path: Path) -> list[dict[str, Any]]:

@@ -131,12 +131,19 @@ def test_a_redo_runs_a_stored_case_again_the_newest_counting_and_each_run_names_
     assert "text 0/1;" in save(again, tmp_path / "m", "m", BFCL_VERSION, "another")
 
 
-def test_the_code_fingerprint_follows_every_file_of_the_package_but_no_cache(tmp_path) -> None:
-    (tmp_path / "parsing").mkdir()
-    (tmp_path / "parsing" / "action.py").write_text("x = 1\n", encoding="utf-8")
+def test_the_code_fingerprint_follows_the_code_and_the_prompts_not_docstrings(tmp_path) -> None:
+    module = tmp_path / "parsing" / "action.py"
+    module.parent.mkdir()
+    module.write_text('"""Reads."""\n\ndef f():\n    """Does."""\n    return 1\n', encoding="utf-8")
+    (tmp_path / "react_en.txt").write_text("Answer.\n", encoding="utf-8")
     before = code_fingerprint(tmp_path)
     (tmp_path / "__pycache__").mkdir()
     (tmp_path / "__pycache__" / "action.pyc").write_bytes(b"\0")
-    assert code_fingerprint(tmp_path) == before
-    (tmp_path / "parsing" / "action.py").write_text("x = 2\n", encoding="utf-8")
+    module.write_text('"""Reads a call."""\n\n\ndef f():  # one\n    return 1\n', encoding="utf-8")
+    assert code_fingerprint(tmp_path) == before  # docstrings, comments, layout, caches
+    module.write_text("def f():\n    return 2\n", encoding="utf-8")
     assert code_fingerprint(tmp_path) != before
+    module.write_text("def f():\n    return 1\n", encoding="utf-8")
+    assert code_fingerprint(tmp_path) == before
+    (tmp_path / "react_en.txt").write_text("Answer well.\n", encoding="utf-8")
+    assert code_fingerprint(tmp_path) != before  # a prompt is text the model reads
