@@ -7,6 +7,8 @@ ReAct dialects models write in the wild: the markers in any case, language and m
 JSON tool calls of other conventions (read by `parsing.action`), `tool(args)` and `tool, "input"`
 actions, the paper's `Finish[answer]`, and prose with no markers (a direct answer). The first step
 wins; what the model made up after it is dropped. Linear time: every stage scans the reply once.
+`parse_step` adds what every step format shares: a reply cut at the model's token limit counts
+only when its step ended before the cut, and an input nested too deep is refused.
 
 It does not know the tools: names are reported as the model meant them (markdown and glosses
 removed by `parsing.action.clean_tool_name`); `toolbox.resolve_tool` matches them to real tools.
