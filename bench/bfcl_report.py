@@ -22,10 +22,16 @@ from typing import Any
 from custom_react.compare.runners.fingerprint import reads_our_prompt, shown_fingerprints
 
 GROUPS = (
-    ("even ids (tuning half)", lambda r: not r["id"].startswith("live") and _number(r) % 2 == 0),
-    ("odd ids (held-out half)", lambda r: not r["id"].startswith("live") and _number(r) % 2 == 1),
+    ("even ids (tuning half)", lambda r: _single(r) and _number(r) % 2 == 0),
+    ("odd ids (held-out half)", lambda r: _single(r) and _number(r) % 2 == 1),
     ("live categories (further held-out)", lambda r: r["id"].startswith("live")),
+    ("several turns (multi_turn_base, odd ids)", lambda r: r["id"].startswith("multi_turn")),
 )
+
+
+def _single(record: dict[str, Any]) -> bool:
+    """A case of the non-live single-call categories (not live, not multi-turn)."""
+    return not record["id"].startswith(("live", "multi_turn"))
 
 
 def _number(record: dict[str, Any]) -> int:
