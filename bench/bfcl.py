@@ -42,7 +42,6 @@ import hashlib
 import json
 import os
 import sys
-import time
 from collections.abc import Callable, Sequence
 from functools import cache, partial
 from pathlib import Path
@@ -50,10 +49,20 @@ from typing import Any
 
 from langchain_core.runnables import RunnableLambda
 
-from bench.bfcl_cases import Calls, Case, load_cases, pick, read_lines, recording_tools, verdict
-from bench.bfcl_multi_turn import load_multi_turn_cases, run_multi_turn_case
+from bench.bfcl_cases import (
+    Calls,
+    Case,
+    is_multi_turn,
+    load_cases,
+    pick,
+    read_lines,
+    recording_tools,
+    run_record,
+    verdict,
+)
+from bench.bfcl_multi_turn import run_multi_turn_case
 from custom_react.compare import DEFAULT_RUNNERS
-from custom_react.compare.runners.custom import custom_runner, question_language
+from custom_react.compare.runners.custom import custom_runner
 from custom_react.compare.runners.fingerprint import (
     Fingerprint,
     agent_fingerprint,
@@ -95,23 +104,18 @@ def runners() -> dict[str, Callable[..., Any]]:
 
 def run_case(case: Case, agent: str, llm: Any) -> dict[str, Any]:
     """One agent on one case: the calls it let run, BFCL's verdict, the transcript; never raises."""
-    if case.category.startswith("multi_turn"):  # several turns, on BFCL's executable backends
+    if is_multi_turn(case.category):  # several turns, on BFCL's executable backends
         return run_multi_turn_case(case, agent, runners()[agent], llm)
     calls: Calls = []
     tools = recording_tools(case, calls, one_string=agent == "legacy")
     steps = STEPS + max(0, case.expected_calls - 1)
-    started = time.perf_counter()
-    record: dict[str, Any] = {"id": case.id, "category": case.category, "agent": agent}
-    record["language"] = question_language(case.question)  # the prompt ours read (`custom_runner`)
-    try:
+
+    def run(transcript: list[str]) -> str:
         outcome = runners()[agent](llm, tools, steps)(case.question, {"run_name": agent})
-        record |= {"answer": outcome.output, "transcript": outcome.transcript}
-    except Exception as error:  # a crash is this run's result
-        record |= {"error": f"{type(error).__name__}: {error}"[:500], "transcript": []}
-    record["seconds"] = round(time.perf_counter() - started, 1)
-    record["calls"] = calls
-    record |= verdict(case, calls)
-    return record
+        transcript += outcome.transcript
+        return outcome.output
+
+    return run_record(case, agent, run) | {"calls": calls} | verdict(case, calls)
 
 
 def run_all(
@@ -267,10 +271,12 @@ def main() -> None:
         cases = [
             case
             for category in args.categories.split(",")
-            for case in pick(cases_of(category), _half(category, args.half), args.sample, args.seed)
+            for case in pick(
+                load_cases(category), _half(category, args.half), args.sample, args.seed
+            )
         ]
         # A multi-turn case's tool docs alone fill a 4096-token window (2-4k tokens, 20-39 tools).
-        window = MULTI_TURN_WINDOW if any(c.entry for c in cases) else {}
+        window = MULTI_TURN_WINDOW if any(is_multi_turn(c.category) for c in cases) else {}
         model = ensure_model_file(args.model)
         with LocalModelServer(model, parallel=args.parallel, **window) as server:
             llm = server.chat_model(temperature=0)
@@ -278,12 +284,6 @@ def main() -> None:
             run_all(cases, agents, llm, args.parallel, store, fingerprint, command, redo=args.redo)
     records = current(_stored(store), fingerprint)
     print(save(records, args.out / stem, args.model, BFCL_VERSION, code_fingerprint()))
-
-
-def cases_of(category: str) -> list[Case]:
-    """Every case of a category, a multi-turn one with its turns and backends' first state."""
-    multi_turn = category.startswith("multi_turn")
-    return load_multi_turn_cases(category) if multi_turn else load_cases(category)
 
 
 def _half(category: str, half: str) -> str:

@@ -29,6 +29,7 @@ import json
 import random
 import re
 import sys
+import time
 import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,8 @@ from importlib import resources
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool, Tool
+
+from custom_react.compare.runners.custom import question_language
 
 DONE = "Done: {name} ran with these arguments."
 """What every recording tool returns: neutral, so the run can end either way."""
@@ -90,11 +93,24 @@ def read_lines(path: Any) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
+def is_multi_turn(category: str) -> bool:
+    """Whether a category's cases are conversations of several turns (`bench/bfcl_multi_turn.py`)."""
+    return category.startswith("multi_turn")
+
+
 def load_cases(category: str) -> list[Case]:
-    """Every case of a category, from the installed `bfcl-eval`'s data."""
+    """Every case of a category, from the installed `bfcl-eval`'s data.
+
+    A multi-turn case names its backends' classes, not its functions: BFCL's own loader
+    (`populate_test_cases_with_predefined_functions`) fills them in from the classes' docs.
+    """
     data = resources.files("bfcl_eval") / "data"
     items = read_lines(data / f"BFCL_v4_{category}.json")
-    answers: dict[str, list[dict[str, Any]]] = {}
+    if is_multi_turn(category):
+        from bfcl_eval.utils import populate_test_cases_with_predefined_functions
+
+        items = populate_test_cases_with_predefined_functions(items)
+    answers: dict[str, list[Any]] = {}
     if "relevance" not in category:  # (ir)relevance cases have no answer file: any call or none
         answer_file = data / "possible_answer" / f"BFCL_v4_{category}.json"
         answers = {item["id"]: item["ground_truth"] for item in read_lines(answer_file)}
@@ -105,9 +121,28 @@ def load_cases(category: str) -> list[Case]:
             question_text(item["question"]),
             item["function"],
             answers.get(item["id"], []),
+            item,
         )
         for item in items
     ]
+
+
+def run_record(case: Case, agent: str, run: Callable[[list[str]], str]) -> dict[str, Any]:
+    """One run's record: the case, the agent, its prompt's language, the answer, the seconds.
+
+    `run` writes the transcript into the list it is given and returns the answer; a crash is
+    the run's result (`error`), with the transcript written before it.
+    """
+    record: dict[str, Any] = {"id": case.id, "category": case.category, "agent": agent}
+    record["language"] = question_language(case.question)  # the prompt ours read (`custom_runner`)
+    started, transcript = time.perf_counter(), []
+    try:
+        record["answer"] = run(transcript)
+    except Exception as error:  # a crash is this run's result
+        record["error"] = f"{type(error).__name__}: {error}"[:500]
+    record["transcript"] = transcript
+    record["seconds"] = round(time.perf_counter() - started, 1)
+    return record
 
 
 def question_text(turns: list[list[dict[str, str]]]) -> str:

@@ -9,7 +9,7 @@ those instances through BFCL's own `execute_multi_turn_func_call` (the call writ
 string, `call_string`), and its result is the Observation. The calls of each turn, one per step,
 go to BFCL's `multi_turn_checker`, which replays them and the ground truth on fresh instances and
 compares the states and the results turn by turn. The case's functions are BFCL's own function
-docs for its classes (`populate_test_cases_with_predefined_functions`).
+docs for its classes (`bench.bfcl_cases.load_cases`).
 
 The math backend needs `mpmath` and BFCL's loader `filelock` (`bench/bfcl_cases.py`'s install line).
 `bench/bfcl.py` runs these cases with the others (`--categories multi_turn_base`); nothing here
@@ -18,35 +18,16 @@ starts a model.
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Callable, Sequence
-from importlib import resources
 from typing import Any
 
-from bench.bfcl_cases import Case, case_tools, question_text, read_lines
-from custom_react.compare.runners.custom import question_language
+from bench.bfcl_cases import Case, case_tools, question_text, run_record
 
 TURN_STEPS = 6
 """The steps an agent gets for each turn."""
 EARLIER = "Earlier in this conversation:\n{turns}\n\nNow: {question}"
 EARLIER_TURN = "User: {question}\nYou answered: {answer}"
-
-
-def load_multi_turn_cases(category: str) -> list[Case]:
-    """Every case of a multi-turn category, its functions filled in as BFCL fills them."""
-    from bfcl_eval.utils import populate_test_cases_with_predefined_functions
-
-    data = resources.files("bfcl_eval") / "data"
-    entries = populate_test_cases_with_predefined_functions(
-        read_lines(data / f"BFCL_v4_{category}.json")
-    )
-    answer_file = data / "possible_answer" / f"BFCL_v4_{category}.json"
-    answers = {item["id"]: item["ground_truth"] for item in read_lines(answer_file)}
-    return [
-        Case(e["id"], category, question_text(e["question"]), e["function"], answers[e["id"]], e)
-        for e in entries
-    ]
 
 
 def call_string(name: str, args: dict[str, Any]) -> str:
@@ -83,10 +64,8 @@ def run_multi_turn_case(
         return str(results[0])
 
     tools = case_tools(case.functions, execute, direct=False, one_string=agent == "legacy")
-    record: dict[str, Any] = {"id": case.id, "category": case.category, "agent": agent}
-    record["language"] = question_language(case.question)
-    started, transcript = time.perf_counter(), []
-    try:
+
+    def run(transcript: list[str]) -> str:
         runner, earlier = make_runner(llm, tools, TURN_STEPS), []
         for number, turn in enumerate(entry["question"], 1):
             turns.append([])
@@ -94,12 +73,10 @@ def run_multi_turn_case(
             outcome = runner(with_earlier(earlier, asked), {"run_name": agent})
             transcript += [f"Turn {number}: {asked}", *outcome.transcript]
             earlier.append((asked, outcome.output))
-        record["answer"] = earlier[-1][1] if earlier else ""
-    except Exception as error:  # a crash is this run's result
-        record["error"] = f"{type(error).__name__}: {error}"[:500]
-    record |= {"transcript": transcript, "seconds": round(time.perf_counter() - started, 1)}
-    record["calls"] = turns
-    return record | multi_turn_verdict(case, turns, run_name)
+        return earlier[-1][1] if earlier else ""
+
+    record = run_record(case, agent, run)
+    return record | {"calls": turns} | multi_turn_verdict(case, turns, run_name)
 
 
 def multi_turn_verdict(case: Case, turns: list[list[list[str]]], run_name: str) -> dict[str, Any]:

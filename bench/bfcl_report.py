@@ -19,19 +19,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench.bfcl_cases import is_multi_turn
 from custom_react.compare.runners.fingerprint import reads_our_prompt, shown_fingerprints
 
 GROUPS = (
     ("even ids (tuning half)", lambda r: _single(r) and _number(r) % 2 == 0),
     ("odd ids (held-out half)", lambda r: _single(r) and _number(r) % 2 == 1),
     ("live categories (further held-out)", lambda r: r["id"].startswith("live")),
-    ("several turns (multi_turn_base)", lambda r: r["id"].startswith("multi_turn")),
+    ("several turns (multi_turn_base)", lambda r: is_multi_turn(r["category"])),
 )
 
 
 def _single(record: dict[str, Any]) -> bool:
     """A case of the non-live single-call categories (not live, not multi-turn)."""
-    return not record["id"].startswith(("live", "multi_turn"))
+    return not record["id"].startswith("live") and not is_multi_turn(record["category"])
 
 
 def _number(record: dict[str, Any]) -> int:

@@ -12,7 +12,8 @@ import pytest
 pytest.importorskip("bfcl_eval")
 
 from bench.bfcl import run_case
-from bench.bfcl_multi_turn import call_string, load_multi_turn_cases, with_earlier
+from bench.bfcl_cases import load_cases
+from bench.bfcl_multi_turn import call_string, with_earlier
 from custom_react.testing import Script
 
 # multi_turn_base_0's ground truth, turn by turn, as our text format writes it.
@@ -44,8 +45,13 @@ def replies(turns: list) -> list[str]:
     return [r for turn in turns for r in [*(step(*call) for call in turn), "Final Answer: done"]]
 
 
+def first_case():
+    """`multi_turn_base_0`: a file system and a posting API, four turns."""
+    return next(c for c in load_cases("multi_turn_base") if c.id == "multi_turn_base_0")
+
+
 def test_a_case_is_its_turns_with_bfcls_function_docs_and_ground_truth() -> None:
-    case = next(c for c in load_multi_turn_cases("multi_turn_base") if c.id == "multi_turn_base_0")
+    case = first_case()
     assert len(case.entry["question"]) == len(case.answer) == 4
     assert {"cd", "mv", "diff", "post_tweet"} <= {f["name"] for f in case.functions}
     assert case.answer[0][0] == "cd(folder='document')"
@@ -54,7 +60,7 @@ def test_a_case_is_its_turns_with_bfcls_function_docs_and_ground_truth() -> None
 def test_the_right_calls_in_every_turn_pass_on_bfcls_backends_and_the_observations_are_real() -> (
     None
 ):
-    case = next(c for c in load_multi_turn_cases("multi_turn_base") if c.id == "multi_turn_base_0")
+    case = first_case()
     record = run_case(case, "text", Script(*replies(TURNS)).model)
     assert record["passed"], record["miss"]
     moved = "mv(source='final_report.pdf', destination='temp')"
@@ -65,7 +71,7 @@ def test_the_right_calls_in_every_turn_pass_on_bfcls_backends_and_the_observatio
 
 
 def test_a_turn_without_its_calls_fails_by_bfcls_checker() -> None:
-    case = next(c for c in load_multi_turn_cases("multi_turn_base") if c.id == "multi_turn_base_0")
+    case = first_case()
     skipped = [TURNS[0], [], TURNS[2], TURNS[3]]  # turn 2 answered without a call
     record = run_case(case, "text", Script(*replies(skipped)).model)
     assert not record["passed"] and record["miss"].startswith(
