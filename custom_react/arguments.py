@@ -23,6 +23,7 @@ from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, bes
 from langchain_core.tools import BaseTool
 
 from custom_react.parsing.action_input import POSITIONAL_ARGS, ActionInput
+from custom_react.parsing.json_repair import read_json_object
 from custom_react.prompts import message
 
 
@@ -33,13 +34,15 @@ def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
     object whose key does not exist is renamed to the tool's only argument. Positional arguments
     of a call (`write_file("a.txt", "hi")`, kept under `POSITIONAL_ARGS`) fill the arguments not
     given by keyword, in schema order; extra ones are joined into the last. Tools without
-    arguments ignore the input.
+    arguments ignore the input. Words around the tool's arguments as a JSON object (`a JSON
+    object such as {"a": 1}`, the tool list's own words copied) leave the object
+    (`object_in_words`).
     """
     names = list(tool_schema(tool).args)
     if not names:
         return {}
     if isinstance(tool_input, str):
-        return {names[0]: tool_input}
+        return object_in_words(tool, tool_input) or {names[0]: tool_input}
     if POSITIONAL_ARGS in tool_input:
         return _bind_positional(names, tool_input)
     if len(names) == 1 and len(tool_input) == 1:
@@ -47,6 +50,23 @@ def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
         if key not in (names[0], *tool_schema(tool).hidden):  # an injected name is refused later
             return {names[0]: value}
     return dict(tool_input)
+
+
+def object_in_words(tool: BaseTool, text: str) -> dict[str, Any] | None:
+    """The tool's arguments written as a JSON object inside other words, or None.
+
+    Only for a tool the text cannot be the input of as it is (several arguments, or one that is
+    not a string), and only when the first object in the text names nothing but its arguments:
+    `a JSON object such as {"city": "Paris", "days": 3}` or `{"city": "Paris"} to get the weather`.
+    """
+    arguments = tool_schema(tool).args
+    if len(arguments) == 1 and next(iter(arguments.values())).get("type", "string") == "string":
+        return None
+    start = text.find("{")
+    value = read_json_object(text, start) if start >= 0 else None
+    if isinstance(value, dict) and value and set(value) <= set(arguments):
+        return value
+    return None
 
 
 def _bind_positional(names: list[str], tool_input: dict[str, Any]) -> dict[str, Any]:

@@ -71,7 +71,14 @@ def current_date() -> str:
     return "today"
 
 
+@tool
+def square(n: int) -> int:
+    """Square a number."""
+    return n * n
+
+
 TOOLS = [search, search_news, read_file, calculator, write_file, current_date]
+WRITTEN = {"path": "a.txt", "content": "hi"}
 
 
 @pytest.mark.parametrize(
@@ -116,6 +123,13 @@ def test_resolve_tool(written, expected):
         (write_file, {"path": "a.txt", "content": "hi"}, {"path": "a.txt", "content": "hi"}),
         (write_file, "a.txt", {"path": "a.txt"}),  # the tool's validation will report content
         (current_date, "none", {}),
+        # the tool's arguments as a JSON object inside other words: the object
+        (write_file, 'a JSON object such as {"path": "a.txt", "content": "hi"}', WRITTEN),
+        (write_file, 'Use {"path": "a.txt", "content": "hi"} to save it', WRITTEN),
+        (square, "the number such as {'n': 3}", {"n": 3}),
+        # ... not when it names another argument, nor for a tool that takes the text itself
+        (write_file, 'such as {"file": "a.txt"}', {"path": 'such as {"file": "a.txt"}'}),
+        (search, 'such as {"query": "rose"}', {"query": 'such as {"query": "rose"}'}),
     ],
 )
 def test_tool_arguments(chosen, tool_input, expected):

@@ -149,6 +149,33 @@ def test_every_format_checks_the_input(script: Any, step_format: str) -> None:
     assert '"cm", "m"' in observation
 
 
+WORDS_AROUND = {
+    "text": 'Thought: t\nAction: area\nAction Input: a JSON object such as {"base": 4, "height": 2}',
+    "json": '{"thought": "t", "action": "area", '
+    '"action_input": "a JSON object such as {\\"base\\": 4, \\"height\\": 2}"}',
+}
+
+
+@pytest.mark.parametrize("step_format", ["text", "json", "middleware"])
+def test_the_arguments_written_inside_other_words_run(script: Any, step_format: str) -> None:
+    # The tool list's "a JSON object such as {...}" copied before the object: the object runs.
+    calls: list[dict[str, Any]] = []
+    answer = '{"final_answer": "4"}' if step_format == "json" else "Final Answer: 4"
+    model = script(WORDS_AROUND.get(step_format, WORDS_AROUND["text"]), answer)
+    if step_format == "middleware":
+        pytest.importorskip("langchain.agents")
+        from langchain.agents import create_agent
+
+        from custom_react.integrations.create_agent import TextReActMiddleware
+
+        graph = create_agent(model.model, [area_tool(calls)], middleware=[TextReActMiddleware()])
+        assert graph.invoke({"messages": [("user", "Area?")]})["messages"][-1].content == "4"
+    else:
+        agent = CustomReActAgent(model.model, [area_tool(calls)], format=step_format)
+        assert agent.invoke("Area?")["output"] == "4"
+    assert calls == [{"base": 4, "height": 2}]
+
+
 def test_the_middleware_sends_a_bad_input_back_as_a_format_error(script: Any) -> None:
     pytest.importorskip("langchain.agents")
     from langchain.agents import create_agent
