@@ -38,7 +38,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
-from custom_react.arguments import argument_problem, placeholder_input
+from custom_react.argument_checks import argument_problem, placeholder_input
 from custom_react.memory import RunMemory
 from custom_react.pausing.approval import (
     APPROVAL_CONFIG_KEY,

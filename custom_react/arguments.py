@@ -1,14 +1,11 @@
-"""The Action Input bound to a tool's arguments, and the checks on it before the tool runs.
+"""The Action Input bound to a tool's arguments: what the tool would be called with.
 
 `bind_arguments` maps what the model wrote (text, a JSON object, a call's positional arguments)
 onto the tool's argument schema (`tool_arguments`) and makes the unambiguous coercions to the
 schema's types (`coerce_arguments`: `"10"` to 10 for an integer, `"true"` to true, one value to
-`[value]` for an array); `unknown_arguments` names the arguments the tool does not have,
-`argument_problem` says what else breaks the schema (a wrong type, a value outside the enum, a
-missing required argument), and `placeholder_input` tells an input copied from the tool list.
-The schema is the tool's JSON schema, given as a dict or made from its pydantic model; the check
-is the `jsonschema` library's. The loop's guards (`acting.py`) turn each into an Observation;
-nothing here runs a tool.
+`[value]` for an array). The schema is the tool's JSON schema, given as a dict or made from its
+pydantic model, read once per tool (`tool_schema`, with its `jsonschema` validator). Whether the
+bound arguments may run is `argument_checks.py`'s; nothing here runs a tool.
 """
 
 from __future__ import annotations
@@ -19,12 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
+from jsonschema.exceptions import SchemaError
 from langchain_core.tools import BaseTool
 
 from custom_react.parsing.action_input import POSITIONAL_ARGS, ActionInput
 from custom_react.parsing.json_repair import read_json_object
-from custom_react.prompts import message
 
 
 def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
@@ -147,8 +143,9 @@ def coerce_arguments(tool: BaseTool, args: dict[str, Any]) -> dict[str, Any]:
 
     A text that reads as the number, boolean, array or object the argument takes becomes it, a
     number given for a text argument becomes its text, and one value given for an array becomes
-    a one-item array (its items coerced too). Anything else is left for `argument_problem`. The
-    step keeps the input as written (`ActionRequest.tool_input`) next to these arguments.
+    a one-item array (its items coerced too). Anything else is left for the checks
+    (`argument_checks.py`). The step keeps the input as written (`ToolStep.tool_input`) next to
+    these arguments.
     """
     properties = tool_schema(tool).args
     return {name: coerce(value, properties.get(name, {})) for name, value in args.items()}
@@ -160,7 +157,7 @@ _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 def coerce(value: Any, schema: dict[str, Any]) -> Any:
     """One value coerced to the one type its schema allows (see `coerce_arguments`)."""
-    kinds = _types(schema)
+    kinds = json_types(schema)
     if len(kinds) != 1 or _has_type(value, kinds[0]):
         return value
     (kind,) = kinds
@@ -192,12 +189,12 @@ def _from_text(value: str, kind: str) -> Any:
     return value
 
 
-def _types(schema: dict[str, Any]) -> list[str]:
+def json_types(schema: dict[str, Any]) -> list[str]:
     """The JSON types a schema allows, besides null (`anyOf` members too)."""
     kinds = schema.get("type", [])
     found = [kinds] if isinstance(kinds, str) else list(kinds)
     for member in schema.get("anyOf", []) or schema.get("oneOf", []):
-        found += _types(member) if isinstance(member, dict) else []
+        found += json_types(member) if isinstance(member, dict) else []
     return [kind for kind in dict.fromkeys(found) if kind != "null"]
 
 
@@ -222,98 +219,3 @@ def _json(text: str, default: Any) -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         return default
-
-
-def argument_problem(tool: BaseTool, args: dict[str, Any], language: str = "en") -> str | None:
-    """The Observation for arguments that break the tool's schema, or None when they fit.
-
-    Arguments the tool does not have are named first, with the real ones. Otherwise it names the
-    argument, the type it takes and, for an enum, the values it allows; a missing
-    required argument is named with its type. A schema the checker cannot read is not held
-    against the model (None).
-    """
-    if unknown := unknown_arguments(tool, args):
-        return unknown_arguments_message(tool, unknown, language)
-    validator = tool_schema(tool).validator
-    if validator is None:
-        return None
-    try:
-        error = best_match(validator.iter_errors(args))
-    except (SchemaError, UnknownType):
-        return None
-    schema: dict[str, Any] = validator.schema  # type: ignore[assignment]
-    return None if error is None else _problem_message(tool, schema, error, language)
-
-
-def _problem_message(
-    tool: BaseTool, schema: dict[str, Any], error: ValidationError, language: str
-) -> str:
-    if error.validator == "required":
-        missing = [name for name in error.validator_value if name not in error.instance]
-        name = missing[0] if missing else "?"
-        kind = "/".join(_types(schema.get("properties", {}).get(name, {}))) or "any"
-        return message("argument_missing", language, tool=tool.name, argument=name, kind=kind)
-    argument = ".".join(str(part) for part in error.absolute_path) or "?"
-    given = json.dumps(error.instance, ensure_ascii=False)[:80]
-    values = {"tool": tool.name, "argument": argument, "given": given}
-    if error.validator == "enum":
-        allowed = ", ".join(json.dumps(v, ensure_ascii=False) for v in error.validator_value)
-        return message("argument_not_allowed", language, allowed=allowed, **values)
-    if error.validator == "type":
-        kinds = error.validator_value
-        kind = kinds if isinstance(kinds, str) else "/".join(kinds)
-        return message("argument_wrong_type", language, kind=kind, **values)
-    return message("argument_invalid", language, reason=error.message, **values)
-
-
-def unknown_arguments(tool: BaseTool, args: dict[str, Any]) -> list[str]:
-    """The argument names in `args` that the tool's schema does not have.
-
-    None for a tool that takes any (no schema, or extra arguments allowed).
-    """
-    known = tool_schema(tool).args
-    if not known or _takes_any(tool):
-        return []
-    return [name for name in args if name not in known]
-
-
-def unknown_arguments_message(tool: BaseTool, unknown: list[str], language: str = "en") -> str:
-    """The observation for an input with arguments the tool does not have: nothing ran."""
-    valid = ", ".join(tool_schema(tool).args) or "(none)"
-    return message(
-        "unknown_arguments", language, tool=tool.name, unknown=", ".join(unknown), valid=valid
-    )
-
-
-def _takes_any(tool: BaseTool) -> bool:
-    schema = tool.args_schema
-    if isinstance(schema, dict):
-        return schema.get("additionalProperties") not in (False, None) or not schema.get(
-            "properties"
-        )
-    config = getattr(schema, "model_config", {}) or {}
-    return config.get("extra") == "allow"
-
-
-_PLACEHOLDER = (
-    r"(?:the |a |an |one |your )?(?:{name}|input(?: for the tool)?)(?: itself)?"
-    r"(?: \((?:string|text|integer|number|boolean)\))?(?:,? as (?:plain text|a string))?"
-)
-
-
-def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
-    """Whether the model wrote the description of an input instead of one.
-
-    Small models copy the tool list's input line (`expression (string) as plain text`, `the
-    query itself`) or the argument's name as the input. Caught for tools with one text argument,
-    where such an input can only be a copy.
-    """
-    if len(args) != 1:
-        return False
-    ((name, value),) = args.items()
-    if not isinstance(value, str):
-        return False
-    written = value.strip().strip("'\"`.").strip().lower()
-    pattern = _PLACEHOLDER.format(name=re.escape(name.lower().replace("_", " ")))
-    copied = re.fullmatch(pattern, written.replace("_", " ")) is not None
-    return copied and len(tool_schema(tool).args) == 1

@@ -49,7 +49,8 @@ from langgraph.runtime import Runtime
 
 from custom_react.acting import unknown_tool_message
 from custom_react.answering import AnswerInvalid, AnswerSchema
-from custom_react.arguments import argument_problem, bind_arguments
+from custom_react.argument_checks import argument_problem
+from custom_react.arguments import bind_arguments
 from custom_react.formats import FormatName, ReActFormat, get_format
 from custom_react.parser import Action, ParseError, parse_step
 from custom_react.parsing.markers import strip_think

@@ -16,7 +16,8 @@ from langchain_core.messages import AIMessage
 from langchain_core.tools import StructuredTool, tool
 
 from custom_react import CustomReActAgent
-from custom_react.arguments import argument_problem, bind_arguments, coerce
+from custom_react.argument_checks import argument_problem
+from custom_react.arguments import bind_arguments, coerce
 from custom_react.formats import get_format
 from custom_react.prompt import describe_input
 from tests.conftest import run_by
@@ -103,6 +104,16 @@ def test_an_input_that_breaks_the_schema_is_named_with_its_type_or_values(
     problem = argument_problem(area_tool([]), args)
     assert problem is not None
     assert all(word in problem for word in words), problem
+
+
+def test_an_unknown_argument_is_refused_with_the_input_left_without_it() -> None:
+    problem = argument_problem(area_tool([]), {"base": 1, "height": 2, "size": 3})
+    assert problem is not None and problem.endswith('Action Input: {"base": 1, "height": 2}')
+    # Without it the input would still break the schema (height missing): no input is offered.
+    problem = argument_problem(area_tool([]), {"base": 1, "size": 3})
+    assert problem is not None and "size" in problem and '{"base": 1}' not in problem
+    problem = argument_problem(area_tool([]), {"base": 1, "height": 2, "size": 3}, "zh")
+    assert problem is not None and problem.endswith('写成：{"base": 1, "height": 2}')
 
 
 def test_the_chinese_message_comes_from_the_chinese_table() -> None:

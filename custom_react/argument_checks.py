@@ -1,0 +1,124 @@
+"""Whether bound arguments may run: each check on an Action Input, with the Observation it gives.
+
+Before a tool runs, the loop's guards (`acting.py`) ask here: `unknown_arguments` names the
+arguments the tool does not have, `argument_problem` says what else breaks the schema (a wrong
+type, a value outside the enum, a missing required argument; the check is the `jsonschema`
+library's), and `placeholder_input` tells an input copied from the tool list. Binding the input
+to the arguments is `arguments.py`'s; nothing here runs a tool.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
+from langchain_core.tools import BaseTool
+
+from custom_react.arguments import json_types, tool_schema
+from custom_react.prompts import message
+
+
+def argument_problem(tool: BaseTool, args: dict[str, Any], language: str = "en") -> str | None:
+    """The Observation for arguments that break the tool's schema, or None when they fit.
+
+    Arguments the tool does not have are named first, with the real ones. Otherwise it names the
+    argument, the type it takes and, for an enum, the values it allows; a missing
+    required argument is named with its type. A schema the checker cannot read is not held
+    against the model (None).
+    """
+    if unknown := unknown_arguments(tool, args):
+        return unknown_arguments_message(tool, args, unknown, language)
+    validator = tool_schema(tool).validator
+    if validator is None:
+        return None
+    try:
+        error = best_match(validator.iter_errors(args))
+    except (SchemaError, UnknownType):
+        return None
+    schema: dict[str, Any] = validator.schema  # type: ignore[assignment]
+    return None if error is None else _problem_message(tool, schema, error, language)
+
+
+def _problem_message(
+    tool: BaseTool, schema: dict[str, Any], error: ValidationError, language: str
+) -> str:
+    if error.validator == "required":
+        missing = [name for name in error.validator_value if name not in error.instance]
+        name = missing[0] if missing else "?"
+        kind = "/".join(json_types(schema.get("properties", {}).get(name, {}))) or "any"
+        return message("argument_missing", language, tool=tool.name, argument=name, kind=kind)
+    argument = ".".join(str(part) for part in error.absolute_path) or "?"
+    given = json.dumps(error.instance, ensure_ascii=False)[:80]
+    values = {"tool": tool.name, "argument": argument, "given": given}
+    if error.validator == "enum":
+        allowed = ", ".join(json.dumps(v, ensure_ascii=False) for v in error.validator_value)
+        return message("argument_not_allowed", language, allowed=allowed, **values)
+    if error.validator == "type":
+        kinds = error.validator_value
+        kind = kinds if isinstance(kinds, str) else "/".join(kinds)
+        return message("argument_wrong_type", language, kind=kind, **values)
+    return message("argument_invalid", language, reason=error.message, **values)
+
+
+def unknown_arguments(tool: BaseTool, args: dict[str, Any]) -> list[str]:
+    """The argument names in `args` that the tool's schema does not have.
+
+    None for a tool that takes any (no schema, or extra arguments allowed).
+    """
+    known = tool_schema(tool).args
+    if not known or _takes_any(tool):
+        return []
+    return [name for name in args if name not in known]
+
+
+def unknown_arguments_message(
+    tool: BaseTool, args: dict[str, Any], unknown: list[str], language: str = "en"
+) -> str:
+    """The observation for an input with arguments the tool does not have: nothing ran.
+
+    When the input without them fits the schema, it is shown to be written next: a small model
+    asked only to leave a name out tends to write the same input again, word for word.
+    """
+    valid = ", ".join(tool_schema(tool).args) or "(none)"
+    names = {"tool": tool.name, "unknown": ", ".join(unknown), "valid": valid}
+    kept = {name: value for name, value in args.items() if name not in unknown}
+    if kept and argument_problem(tool, kept, language) is None:
+        fixed = json.dumps(kept, ensure_ascii=False)
+        return message("unknown_arguments_left_out", language, **names, fixed=fixed)
+    return message("unknown_arguments", language, **names)
+
+
+def _takes_any(tool: BaseTool) -> bool:
+    schema = tool.args_schema
+    if isinstance(schema, dict):
+        return schema.get("additionalProperties") not in (False, None) or not schema.get(
+            "properties"
+        )
+    config = getattr(schema, "model_config", {}) or {}
+    return config.get("extra") == "allow"
+
+
+_PLACEHOLDER = (
+    r"(?:the |a |an |one |your )?(?:{name}|input(?: for the tool)?)(?: itself)?"
+    r"(?: \((?:string|text|integer|number|boolean)\))?(?:,? as (?:plain text|a string))?"
+)
+
+
+def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
+    """Whether the model wrote the description of an input instead of one.
+
+    Small models copy the tool list's input line (`expression (string) as plain text`, `the
+    query itself`) or the argument's name as the input. Caught for tools with one text argument,
+    where such an input can only be a copy.
+    """
+    if len(args) != 1:
+        return False
+    ((name, value),) = args.items()
+    if not isinstance(value, str):
+        return False
+    written = value.strip().strip("'\"`.").strip().lower()
+    pattern = _PLACEHOLDER.format(name=re.escape(name.lower().replace("_", " ")))
+    copied = re.fullmatch(pattern, written.replace("_", " ")) is not None
+    return copied and len(tool_schema(tool).args) == 1
