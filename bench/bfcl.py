@@ -25,7 +25,8 @@ the same key, and a change to one of our prompts redoes only the runs of the age
 A run also records the code that made it (`code_fingerprint`: the `custom_react` package's files,
 hashed). That is not part of the key, or every change to any module would redo every run: the
 report counts, per agent, the runs made on the package as it is when the report is made, and
-`--redo` runs the chosen cases again (the newest run of a case counts).
+`--redo` runs the chosen cases again (the newest run of a case counts; `--ids` narrows the choice
+to named cases, such as the runs a change can reach).
 Results of an earlier or a rejected prompt (`--tag`, e.g. the runs before the tool list changed,
 run from that commit) are moved to `bench/results/bfcl/earlier/`: the record of what was
 measured, which the staleness check does not read.
@@ -254,6 +255,7 @@ def main() -> None:
     parser.add_argument("--parallel", type=int, default=1, help="server slots and runs at a time")
     parser.add_argument("--tag", default="", help="a name for this variant's results file")
     parser.add_argument("--redo", action="store_true", help="run stored cases again")
+    parser.add_argument("--ids", default="", help="only these case ids (comma-separated)")
     parser.add_argument("--render", action="store_true", help="only remake the .json and .md")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "bfcl")
     args = parser.parse_args()
@@ -268,12 +270,14 @@ def main() -> None:
         from custom_react.serving.server import LocalModelServer
         from custom_react.serving.weights import ensure_model_file
 
+        ids = set(filter(None, args.ids.split(",")))
         cases = [
             case
             for category in args.categories.split(",")
             for case in pick(
                 load_cases(category), _half(category, args.half), args.sample, args.seed
             )
+            if not ids or case.id in ids
         ]
         # A multi-turn case's tool docs alone fill a 4096-token window (2-4k tokens, 20-39 tools).
         window = MULTI_TURN_WINDOW if any(is_multi_turn(c.category) for c in cases) else {}
