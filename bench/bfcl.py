@@ -43,7 +43,7 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
@@ -271,14 +271,7 @@ def main() -> None:
         from custom_react.serving.weights import ensure_model_file
 
         ids = set(filter(None, args.ids.split(",")))
-        cases = [
-            case
-            for category in args.categories.split(",")
-            for case in pick(
-                load_cases(category), _half(category, args.half), args.sample, args.seed
-            )
-            if not ids or case.id in ids
-        ]
+        cases = chosen_cases(args.categories.split(","), args.half, args.sample, args.seed, ids)
         # A multi-turn case's tool docs alone fill a 4096-token window (2-4k tokens, 20-39 tools).
         window = MULTI_TURN_WINDOW if any(is_multi_turn(c.category) for c in cases) else {}
         model = ensure_model_file(args.model)
@@ -288,6 +281,23 @@ def main() -> None:
             run_all(cases, agents, llm, args.parallel, store, fingerprint, command, redo=args.redo)
     records = current(_stored(store), fingerprint)
     print(save(records, args.out / stem, args.model, BFCL_VERSION, code_fingerprint()))
+
+
+def chosen_cases(
+    categories: list[str], half: str, sample: int | None, seed: int, ids: Collection[str] = ()
+) -> list[Case]:
+    """The cases to run: per category, `sample` of the half (the live ones are all held out).
+
+    `ids` (if any) narrows them to the cases named. A larger sample with the same seed holds the
+    smaller one (up to 21 cases of a half of 86 or more: `random.sample`'s set method draws the
+    same first cases), so a sample grows without losing the runs made.
+    """
+    return [
+        case
+        for category in categories
+        for case in pick(load_cases(category), _half(category, half), sample, seed)
+        if not ids or case.id in ids
+    ]
 
 
 def _half(category: str, half: str) -> str:

@@ -18,6 +18,7 @@ from bench.bfcl import (
     BFCL_VERSION,
     append,
     bfcl_fingerprints,
+    chosen_cases,
     code_fingerprint,
     current,
     run_all,
@@ -52,6 +53,17 @@ def test_the_halves_split_by_the_case_number_and_the_sample_is_seeded() -> None:
     even, odd = pick(cases, "even", 5, 0), pick(cases, "odd", 5, 0)
     assert all(case.number % 2 == 0 for case in even) and all(c.number % 2 for c in odd)
     assert [c.id for c in even] == [c.id for c in pick(cases, "even", 5, 0)]
+
+
+@pytest.mark.parametrize("category", ["simple_python", "multiple", "irrelevance"])
+def test_a_larger_sample_holds_the_smaller_one_and_ids_narrow_it(category: str) -> None:
+    small, large = (chosen_cases([category], "odd", n, 0) for n in (8, 20))
+    assert len(large) == 20 and {c.id for c in small} < {c.id for c in large}
+    named = {large[3].id, large[11].id}
+    assert {c.id for c in chosen_cases([category], "odd", 20, 0, named)} == named
+    assert chosen_cases(["live_simple"], "odd", None, 0) == chosen_cases(
+        ["live_simple"], "all", None, 0
+    )
 
 
 def test_the_tools_record_calls_under_bfcls_names_and_relevance_is_whether_one_ran() -> None:
