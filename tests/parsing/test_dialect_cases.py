@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bench.parser_robustness import DIALECTS, load_cases, normalize, ours
+from bench.parser_robustness import DIALECTS, case_tools, load_cases, normalize, ours
 
 TUNE = [case for case in load_cases(DIALECTS) if case["split"] == "tune"]
 
@@ -26,4 +26,4 @@ def test_the_tune_split_covers_every_group() -> None:
 
 @pytest.mark.parametrize("case", TUNE, ids=[case["id"] for case in TUNE])
 def test_tune_case(case: dict[str, Any]) -> None:
-    assert normalize(ours(case["text"])) == normalize(case["expected"])
+    assert normalize(ours(case["text"], case_tools(case))) == normalize(case["expected"])
