@@ -20,6 +20,7 @@ from jsonschema.exceptions import SchemaError
 from langchain_core.tools import BaseTool
 
 from custom_react.parsing.action_input import POSITIONAL_ARGS, ActionInput
+from custom_react.parsing.call_syntax import read_value, split_arguments
 from custom_react.parsing.json_repair import read_json_object
 
 
@@ -32,13 +33,15 @@ def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
     given by keyword, in schema order; extra ones are joined into the last. Tools without
     arguments ignore the input. Words around the tool's arguments as a JSON object (`a JSON
     object such as {"a": 1}`, the tool list's own words copied) leave the object
-    (`object_in_words`).
+    (`object_in_words`); arguments named in plain text (`query="rose"`, `religion: "Buddhism"`)
+    are read by their names (`named_in_text`).
     """
     names = list(tool_schema(tool).args)
     if not names:
         return {}
     if isinstance(tool_input, str):
-        return object_in_words(tool, tool_input) or {names[0]: tool_input}
+        written = object_in_words(tool, tool_input) or named_in_text(tool, tool_input)
+        return written or {names[0]: tool_input}
     if POSITIONAL_ARGS in tool_input:
         return _bind_positional(names, tool_input)
     if len(names) == 1 and len(tool_input) == 1:
@@ -63,6 +66,34 @@ def object_in_words(tool: BaseTool, text: str) -> dict[str, Any] | None:
     if isinstance(value, dict) and value and set(value) <= set(arguments):
         return value
     return None
+
+
+_NAMED = re.compile(r"\s*+(?P<name>[A-Za-z_]\w*+)[ \t]*+[:=](?!=)[ \t]*+")
+
+
+def named_in_text(tool: BaseTool, text: str) -> dict[str, Any] | None:
+    """The tool's arguments written as `name=value` or `name: value` in plain text, or None.
+
+    For a tool of one argument, its name then the value (`religion: "Buddhism"`: "Buddhism"; the
+    rest of the text, as written, unless quoted). For several, every comma-separated part names
+    one of them (`base=10, height=5`). Values are read as in a call (`parsing/call_syntax.py`).
+    """
+    arguments = tool_schema(tool).args
+    if len(arguments) == 1:
+        ((name, schema),) = arguments.items()
+        named = _NAMED.match(text)
+        if named is None or named.group("name") != name:
+            return None
+        rest = text[named.end() :].strip()
+        text_only = schema.get("type", "string") == "string" and rest[:1] not in ("'", '"')
+        return {name: rest if text_only else read_value(rest)} if rest else None
+    found: dict[str, Any] = {}
+    for part in split_arguments(text):
+        named = _NAMED.match(part)
+        if named is None or named.group("name") not in arguments:
+            return None
+        found[named.group("name")] = read_value(part[named.end() :])
+    return found or None
 
 
 def _bind_positional(names: list[str], tool_input: dict[str, Any]) -> dict[str, Any]:

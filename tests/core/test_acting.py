@@ -130,6 +130,15 @@ def test_resolve_tool(written, expected):
         # ... not when it names another argument, nor for a tool that takes the text itself
         (write_file, 'such as {"file": "a.txt"}', {"path": 'such as {"file": "a.txt"}'}),
         (search, 'such as {"query": "rose"}', {"query": 'such as {"query": "rose"}'}),
+        # arguments named in plain text, outside a call: read by their names
+        (search, 'query="rose"', {"query": "rose"}),
+        (search, "query: rose, price", {"query": "rose, price"}),
+        (write_file, 'path="a.txt", content="hi"', WRITTEN),
+        (square, "n=3", {"n": 3}),
+        # ... only when the names are the tool's own
+        (search, "rose: price", {"query": "rose: price"}),
+        (search, "https://example.com", {"query": "https://example.com"}),
+        (write_file, 'path="a.txt", size=3', {"path": 'path="a.txt", size=3'}),
     ],
 )
 def test_tool_arguments(chosen, tool_input, expected):

@@ -187,6 +187,23 @@ def test_the_arguments_written_inside_other_words_run(script: Any, step_format: 
     assert calls == [{"base": 4, "height": 2}]
 
 
+def test_a_call_that_names_its_one_argument_with_a_colon_runs_with_the_value(script: Any) -> None:
+    # `tool(religion: "Buddhism")`: the argument's name and a colon inside the call (XML format).
+    seen: list[str] = []
+
+    @tool
+    def religion_origin(religion: str) -> str:
+        """Where a religion began."""
+        seen.append(religion)
+        return "India"
+
+    reply = '<thought>t</thought><action>religion_origin(religion: "Buddhism")</action>'
+    model = script(reply, "<final_answer>India</final_answer>")
+    agent = CustomReActAgent(model.model, [religion_origin], format="xml")
+    assert agent.invoke("Where did Buddhism begin?")["output"] == "India"
+    assert seen == ["Buddhism"]
+
+
 def test_the_middleware_sends_a_bad_input_back_as_a_format_error(script: Any) -> None:
     pytest.importorskip("langchain.agents")
     from langchain.agents import create_agent
