@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from typing import Any
 
 import pytest
 
@@ -159,3 +160,18 @@ def test_the_code_fingerprint_follows_the_code_and_the_prompts_not_docstrings(tm
     assert code_fingerprint(tmp_path) == before
     (tmp_path / "react_en.txt").write_text("Answer well.\n", encoding="utf-8")
     assert code_fingerprint(tmp_path) != before  # a prompt is text the model reads
+
+
+def test_the_repeat_check_counts_same_transcripts_and_moved_verdicts(tmp_path) -> None:
+    from bench.bfcl_repeat import compare
+
+    def store(name: str, runs: list[tuple[str, str, list[str], bool]]) -> Any:
+        path = tmp_path / name
+        for case, agent, transcript, passed in runs:
+            append(path, {"id": case, "agent": agent, "transcript": transcript, "passed": passed})
+        return path
+
+    first = store("a.jsonl", [("c1", "text", ["x"], True), ("c2", "text", ["y"], False)])
+    second = store("b.jsonl", [("c1", "text", ["x"], True), ("c2", "text", ["z"], True)])
+    assert compare(first, second)[2] == "| text | 2 | 1 | 1, 2 | c2 |"
+    assert compare(first, first)[2] == "| text | 2 | 2 | 1, 1 | none |"
