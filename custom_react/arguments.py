@@ -59,7 +59,7 @@ def object_in_words(tool: BaseTool, text: str) -> dict[str, Any] | None:
     `a JSON object such as {"city": "Paris", "days": 3}` or `{"city": "Paris"} to get the weather`.
     """
     arguments = tool_schema(tool).args
-    if len(arguments) == 1 and next(iter(arguments.values())).get("type", "string") == "string":
+    if _one_text_argument(arguments):
         return None
     start = text.find("{")
     value = read_json_object(text, start) if start >= 0 else None
@@ -80,13 +80,13 @@ def named_in_text(tool: BaseTool, text: str) -> dict[str, Any] | None:
     """
     arguments = tool_schema(tool).args
     if len(arguments) == 1:
-        ((name, schema),) = arguments.items()
+        (name,) = arguments
         named = _NAMED.match(text)
         if named is None or named.group("name") != name:
             return None
         rest = text[named.end() :].strip()
-        text_only = schema.get("type", "string") == "string" and rest[:1] not in ("'", '"')
-        return {name: rest if text_only else read_value(rest)} if rest else None
+        as_written = _one_text_argument(arguments) and rest[:1] not in ("'", '"')
+        return {name: rest if as_written else read_value(rest)} if rest else None
     found: dict[str, Any] = {}
     for part in split_arguments(text):
         named = _NAMED.match(part)
@@ -94,6 +94,11 @@ def named_in_text(tool: BaseTool, text: str) -> dict[str, Any] | None:
             return None
         found[named.group("name")] = read_value(part[named.end() :])
     return found or None
+
+
+def _one_text_argument(arguments: dict[str, Any]) -> bool:
+    """Whether a tool takes one argument, a text: whatever is written can be its input as is."""
+    return len(arguments) == 1 and next(iter(arguments.values())).get("type", "string") == "string"
 
 
 def _bind_positional(names: list[str], tool_input: dict[str, Any]) -> dict[str, Any]:
