@@ -175,3 +175,25 @@ def test_the_repeat_check_counts_same_transcripts_and_moved_verdicts(tmp_path) -
     second = store("b.jsonl", [("c1", "text", ["x"], True), ("c2", "text", ["z"], True)])
     assert compare(first, second)[2] == "| text | 2 | 1 | 1, 2 | c2 |"
     assert compare(first, first)[2] == "| text | 2 | 2 | 1, 1 | none |"
+
+
+@pytest.mark.parametrize(
+    ("transcript", "expected"),
+    [
+        (["Action: f", 'Action Input: religion: "Buddhism"', "Observation: ok"], True),
+        (["Action: f", 'Action Input: a JSON object such as {"a": 1}'], True),
+        (
+            ["Action: f", 'Action Input: {"a": 1, "b": 2}', "Observation: f has no argument b."],
+            True,
+        ),
+        (["Action: f", 'Action Input: {"a": 1}', "Observation: ok"], False),
+        (["Action: search", "Action Input: https://example.com", "Observation: ok"], False),
+        (["Action: search", "Action Input: rose price", "Observation: ok"], False),
+    ],
+)
+def test_the_reach_check_finds_the_runs_a_change_to_reading_inputs_can_alter(
+    transcript: list[str], expected: bool
+) -> None:
+    from bench.bfcl_reach import reached
+
+    assert reached(transcript) is expected
