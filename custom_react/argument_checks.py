@@ -1,10 +1,11 @@
-"""Whether bound arguments may run: each check on an Action Input, with the Observation it gives.
+"""Whether bound arguments may run: the checks on an Action Input before its tool is called.
 
 Before a tool runs, the loop's guards (`acting.py`) ask here: `unknown_arguments` names the
 arguments the tool does not have, `argument_problem` says what else breaks the schema (a wrong
 type, a value outside the enum, a missing required argument; the check is the `jsonschema`
-library's), and `placeholder_input` tells an input copied from the tool list. Binding the input
-to the arguments is `arguments.py`'s; nothing here runs a tool.
+library's; its Observation is made here too), and `placeholder_input` tells an input copied from
+the tool list (its Observation is `acting.py`'s, with its guard). Binding the input to the
+arguments is `arguments.py`'s; nothing here runs a tool.
 """
 
 from __future__ import annotations
