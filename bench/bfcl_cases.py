@@ -93,6 +93,11 @@ def read_lines(path: Any) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
+def newest_runs(path: Any) -> dict[tuple[str, str], dict[str, Any]]:
+    """The newest run of each (case, agent) in a results file, whatever prompt it read."""
+    return {(run["id"], run["agent"]): run for run in read_lines(path)}
+
+
 def is_multi_turn(category: str) -> bool:
     """Whether a category's cases are conversations of several turns (`bench/bfcl_multi_turn.py`)."""
     return category.startswith("multi_turn")

@@ -16,29 +16,31 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bench.bfcl_cases import read_lines
+from bench.bfcl_cases import is_multi_turn, newest_runs
+from custom_react.compare.runners.fingerprint import reads_our_prompt
 
 RESULTS = Path(__file__).resolve().parent / "results" / "bfcl"
-OURS = ("text", "xml", "json", "create_agent_text")
 NAMED = re.compile(r"\s*[A-Za-z_]\w*[ \t]*[:=](?!=)(?!//)")
-REFUSED = ("has no argument", "没有参数")
+REFUSED = ("has no argument", "没有参数")  # an unknown-argument refusal (`messages_*.toml`)
 
 
 def reached(transcript: list[str]) -> bool:
     """Whether a run's transcript shows an input or a refusal the change reads differently."""
     if any(words in line for line in transcript for words in REFUSED):
         return True
-    inputs = [line.removeprefix("Action Input:").strip() for line in transcript]
-    written = [text for line, text in zip(transcript, inputs, strict=True) if line != text and text]
+    written = [
+        line.removeprefix("Action Input:").strip()
+        for line in transcript
+        if line.startswith("Action Input:")
+    ]
     return any(not text.startswith("{") and (NAMED.match(text) or "{" in text) for text in written)
 
 
 def reach(path: Path) -> dict[str, list[str]]:
     """Category -> the cases (any agent of ours) whose newest run the change can reach."""
-    newest = {(run["id"], run["agent"]): run for run in read_lines(path)}
     found: dict[str, set[str]] = {}
-    for (case, agent), run in newest.items():
-        ours = agent in OURS and not run["category"].startswith("multi_turn")
+    for (case, agent), run in newest_runs(path).items():
+        ours = reads_our_prompt(agent) and not is_multi_turn(run["category"])
         if ours and reached(run["transcript"]):
             found.setdefault(run["category"], set()).add(case)
     return {category: sorted(cases) for category, cases in sorted(found.items())}

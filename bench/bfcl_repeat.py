@@ -13,40 +13,29 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
-from bench.bfcl_cases import read_lines
-
-
-def newest(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
-    """The newest run of each (case, agent) in a results file."""
-    return {(run["id"], run["agent"]): run for run in read_lines(path)}
+from bench.bfcl_cases import newest_runs
 
 
 def compare(first: Path, second: Path) -> list[str]:
     """Per agent: runs in both files, how many repeated their transcript, the verdicts that moved."""
-    a, b = newest(first), newest(second)
-    both = sorted(set(a) & set(b))
-    same: Counter[str] = Counter()
-    runs: Counter[str] = Counter()
-    passed: dict[str, list[int]] = {}
+    a, b = newest_runs(first), newest_runs(second)
+    runs, same, passed_a, passed_b = Counter[str](), Counter[str](), Counter[str](), Counter[str]()
     moved: dict[str, list[str]] = {}
-    for case, agent in both:
+    for case, agent in sorted(set(a) & set(b)):
+        one, two = a[case, agent], b[case, agent]
         runs[agent] += 1
-        same[agent] += a[case, agent]["transcript"] == b[case, agent]["transcript"]
-        counts = passed.setdefault(agent, [0, 0])
-        counts[0] += bool(a[case, agent]["passed"])
-        counts[1] += bool(b[case, agent]["passed"])
-        if a[case, agent]["passed"] != b[case, agent]["passed"]:
+        same[agent] += one["transcript"] == two["transcript"]
+        passed_a[agent] += bool(one["passed"])
+        passed_b[agent] += bool(two["passed"])
+        if one["passed"] != two["passed"]:
             moved.setdefault(agent, []).append(case)
     lines = ["| agent | runs in both | same transcript | passed (first, second) | verdicts moved |"]
     lines.append("|---|---:|---:|---:|---|")
     for agent in sorted(runs):
         cases = ", ".join(moved.get(agent, [])) or "none"
-        first_passed, second_passed = passed[agent]
-        lines.append(
-            f"| {agent} | {runs[agent]} | {same[agent]} | {first_passed}, {second_passed} | {cases} |"
-        )
+        counts = f"{runs[agent]} | {same[agent]} | {passed_a[agent]}, {passed_b[agent]}"
+        lines.append(f"| {agent} | {counts} | {cases} |")
     return lines
 
 
