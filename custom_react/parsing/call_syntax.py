@@ -4,7 +4,8 @@ The XML and JSON formats ask the model to write its action as a call. `parse_too
 arguments at top-level commas (quotes and brackets respected) and reads each one: a quoted string
 (any quote style, triple quotes included, escapes decoded, a missing closing quote forgiven), a JSON
 or Python literal, or else the bare text. One positional argument becomes the Action Input itself,
-keywords become a dict, and several positional arguments are kept in order under `POSITIONAL_ARGS`
+keywords become a dict (`name=value`, or `name: value` as a signature writes it when the call has
+several arguments), and several positional arguments are kept in order under `POSITIONAL_ARGS`
 for `arguments.tool_arguments` to map onto the tool's schema -- this module does not know the tools.
 It runs in linear time: regex jumps between the characters that matter, and no pattern backtracks.
 """
@@ -27,6 +28,9 @@ _STRING_STOP = {quote: re.compile(r"[\\" + quote[0] + "]") for quote in ('"', "'
 # so inner quotes the model forgot to escape (`<a href="x">`, `{"a": 1}`) stay inside the string.
 _CLOSES = re.compile(r"\s*+(?:[,)\]}]|$)")
 _KEYWORD = re.compile(r"\s*+(?P<name>[A-Za-z_]\w*+)[ \t]*+=(?!=)")
+# Among several arguments, also `area(base: 10, height: 3)`, a keyword with the signature's colon
+# (not a URL's `://`, a drive's `:\` or `::`); one argument is the text itself, for the binding.
+_ANY_KEYWORD = re.compile(r"\s*+(?P<name>[A-Za-z_]\w*+)[ \t]*+(?:=(?!=)|:(?![:/\\]))")
 _STRING = re.compile(r"[rRuUbBfF]?+(?P<quote>\"\"\"|'''|\"|')")
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)", re.DOTALL)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\n": "", "\\": "\\", '"': '"', "'": "'"}
@@ -55,8 +59,10 @@ def parse_tool_call(text: str) -> tuple[str, ActionInput] | None:
         return head.group("name"), parse_action_input(body[:end] if end >= 0 else body)
     positional: list[Any] = []
     keywords: dict[str, Any] = {}
-    for part in split_arguments(body):
-        if keyword := _KEYWORD.match(part):
+    parts = split_arguments(body)
+    keyword_pattern = _ANY_KEYWORD if len(parts) > 1 else _KEYWORD
+    for part in parts:
+        if keyword := keyword_pattern.match(part):
             keywords[keyword.group("name")] = read_value(part[keyword.end() :])
         elif part.strip():
             positional.append(read_value(part))

@@ -21,6 +21,15 @@ CALLS = [
      ("write_file", {POSITIONAL_ARGS: ["a.js", 'const o = {"a": 1}; f(", ");']})),
     ('write_file("a.js", "const o = {"a": 1};")',
      ("write_file", {POSITIONAL_ARGS: ["a.js", 'const o = {"a": 1};']})),
+    # Keywords written with a signature's colon, among several arguments.
+    ('area(height: 3, base: 10)', ("area", {"height": 3, "base": 10})),
+    ('area(10, unit: "m")', ("area", {POSITIONAL_ARGS: [10], "unit": "m"})),
+    # One argument is the text itself (the binding reads `name: value` there, knowing the names).
+    ("area(height: 3)", ("area", "height: 3")),
+    # A colon inside a quoted value, a URL or a drive is no keyword.
+    ('note("a.txt", "title: hi")', ("note", {POSITIONAL_ARGS: ["a.txt", "title: hi"]})),
+    ('fetch("a", https://x.org)', ("fetch", {POSITIONAL_ARGS: ["a", "https://x.org"]})),
+    ('save("a", C:\\notes)', ("save", {POSITIONAL_ARGS: ["a", "C:\\notes"]})),
 ]  # fmt: skip
 
 
