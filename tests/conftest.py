@@ -11,6 +11,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from langchain_core.messages import AIMessage
 from langchain_core.tools import BaseTool, tool
 
@@ -19,6 +20,11 @@ from custom_react.steps import FinalAnswerEvent, ParseFailure
 from custom_react.testing import Script
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Property tests check what is parsed, never how fast: no per-example deadline, which a busy
+# machine (a model server on both cores) would fail at random.
+settings.register_profile("no-deadline", deadline=None)
+settings.load_profile("no-deadline")
 
 
 def load_script(relative_path: str) -> ModuleType:
