@@ -2,7 +2,8 @@
 
 `read_action` reads an action as written after `Action:` (text format) or inside `<action>` (XML):
 a JSON call, `tool("args")` or the paper's `tool[args]` (via `call_syntax`), `tool, "input"`, or a
-name with its input. `find_call` finds a JSON call in prose (bare, fenced, in `<tool_call>` tags),
+name with its input. `find_call` finds a call in prose: JSON (bare, fenced, in `<tool_call>` tags) or
+function tags (`<function=search><parameter=query>rose</parameter>`, `parsing.function_tags`),
 `final_answer_call` reads a reply that is only a call of the answer (`finish(answer="...")`), and
 `step_fields` / `call_in_object` read a decoded object (also the JSON format's steps) in any of
 the key conventions models were trained on: `action`/`name`/`tool`/`function` for the tool,
@@ -28,6 +29,7 @@ from custom_react.parsing.action_input import (
     parse_action_input,
 )
 from custom_react.parsing.call_syntax import parse_tool_call
+from custom_react.parsing.function_tags import find_function_tags
 from custom_react.parsing.json_repair import read_json_value
 
 _ROLE_KEYS = {
@@ -55,7 +57,7 @@ _NO_TOOL = frozenset({"none", "n/a", "null", "无"})  # `Action: None`: the mode
 # `Action: Final Answer: 726 元`: a name, a colon and text on the Action line (the answer, when
 # the name is the final answer's).
 _NAME_THEN_TEXT = re.compile(r"(?P<name>[^:：\n]++)[:：][ \t]*+(?P<text>\S.*)", re.DOTALL)
-_JSON_OPENERS = ("{", "```", "<tool_call>")
+_CALL_OPENERS = ("{", "```", "<tool_call>", "<function=")
 _MARKDOWN = " \t*`"
 _CALL_NAME = re.compile(r"[A-Za-z_]\w*+(?=[(\[])")  # `finish(`, `Finish[`: no space before it
 _COMMA_FORM = re.compile(r"(?P<name>[^\s,(\[]++)[ \t]*+,[ \t]*+(?P<input>.*)")  # `tool, 'input'`
@@ -180,8 +182,8 @@ def read_action(written: str, action_input: str | None = None) -> WrittenCall:
             action_input = _ESCAPED_UNDERSCORE.sub("_", action_input)
         name = clean_tool_name(first)
         return WrittenCall(name, _unwrap_call(name, parse_action_input(action_input)))
-    if written.startswith(_JSON_OPENERS) and (json_call := find_call(written, needs_input=False)):
-        return json_call[1]
+    if written.startswith(_CALL_OPENERS) and (found := find_call(written, needs_input=False)):
+        return found[1]
     if _may_be_call(written) and (call := parse_tool_call(written.strip(_MARKDOWN))):  # `Finish[x]`
         return WrittenCall(clean_tool_name(call[0]), call[1])
     if comma := _COMMA_FORM.fullmatch(first.strip(_MARKDOWN)):
@@ -231,11 +233,17 @@ def read_call(written: str, raw_input: Any) -> WrittenCall:
 
 
 def find_call(text: str, *, needs_input: bool = True) -> tuple[int, WrittenCall] | None:
-    """The first JSON call in `text` (of a list of calls, its first), and where it starts.
+    """The first call in `text`, and where it starts: JSON or function tags, whichever comes first.
 
-    The start includes the code fence or `<tool_call>` tag that opened it. None when none of the
-    first few objects is a call (a data object is not one).
+    The start includes the code fence or `<tool_call>` tag that opened it. None when there is no
+    call in function tags and none of the first few JSON objects is a call (a data object is not
+    one); of a list of JSON calls, the first.
     """
+    found = [call for call in (_json_call(text, needs_input), _tags_call(text)) if call]
+    return min(found, key=lambda call: call[0]) if found else None
+
+
+def _json_call(text: str, needs_input: bool) -> tuple[int, WrittenCall] | None:
     tries = 0
     read_to = 0
     for start in _CALL_START.finditer(text):
@@ -248,7 +256,19 @@ def find_call(text: str, *, needs_input: bool = True) -> tuple[int, WrittenCall]
         if isinstance(value, list) and value:
             value = value[0]
         if isinstance(value, dict) and (call := call_in_object(value, needs_input=needs_input)):
-            window = max(start.end() - 40, 0)  # an opener is short: look back a bounded way
-            opener = _OPENER.search(text, window, start.end())
-            return (start.end() if opener is None else opener.start()), call
+            return _opened_at(text, start.end()), call
     return None
+
+
+def _tags_call(text: str) -> tuple[int, WrittenCall] | None:
+    if (tags := find_function_tags(text)) is None:
+        return None
+    start, name, arguments = tags
+    return _opened_at(text, start), WrittenCall(clean_tool_name(name), arguments or "")
+
+
+def _opened_at(text: str, start: int) -> int:
+    """Where the call starting at `start` opens: at the code fence or tag before it, if any."""
+    window = max(start - 40, 0)  # an opener is short: look back a bounded way
+    opener = _OPENER.search(text, window, start)
+    return start if opener is None else opener.start()

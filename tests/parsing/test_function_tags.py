@@ -1,0 +1,93 @@
+"""Tool calls written in function tags (Qwen3-Coder's `<function=...><parameter=...>` form) as text."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.tools import tool
+
+from custom_react import CustomReActAgent
+from custom_react.arguments import bind_arguments
+from custom_react.parser import Action, FinalAnswer, parse_llm_response
+from custom_react.parsing.function_tags import find_function_tags
+
+CALL = (
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\nDallas\n</parameter>\n"
+    "<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (CALL, ("get_weather", {"city": "Dallas", "days": "3"})),
+        # Flattened onto one line (as an error message quotes it): one-line values are trimmed.
+        ("<function=run> <parameter=command> ls -la </parameter> </function>",
+         ("run", {"command": "ls -la"})),
+        # A value of several lines keeps its indentation; one newline goes on each side.
+        ("<function=write>\n<parameter=code>\n  if x:\n    y()\n</parameter>\n</function>",
+         ("write", {"code": "  if x:\n    y()"})),
+        # Closing tags forgiven: a value ends at the next parameter, or at the end.
+        ("<function=f>\n<parameter=a>\n1\n<parameter=b>\n2", ("f", {"a": "1", "b": "2"})),
+        # A value holding JSON or tag-like text stays text for the binding.
+        ('<function=f><parameter=data>{"x": [1, 2]}</parameter></function>',
+         ("f", {"data": '{"x": [1, 2]}'})),
+        # The first value of a repeated parameter wins; so does the first call.
+        ("<function=f><parameter=a>1</parameter><parameter=a>2</parameter></function>"
+         "<function=g><parameter=b>3</parameter></function>", ("f", {"a": "1"})),
+        ("<function=ping>\n</function>", ("ping", {})),
+    ],
+)  # fmt: skip
+def test_function_tags_are_read(text: str, expected: tuple[str, dict[str, str]]) -> None:
+    found = find_function_tags(text)
+    assert found is not None and found[1:] == expected
+
+
+@pytest.mark.parametrize("text", ["no call here", "<function>x</function>", "<parameter=a>1"])
+def test_text_without_a_function_tag_is_no_call(text: str) -> None:
+    assert find_function_tags(text) is None
+
+
+def test_the_call_is_a_step_and_what_comes_before_it_the_thought() -> None:
+    step = parse_llm_response(f"Let me check the weather.{CALL}")
+    assert isinstance(step, Action)
+    assert (step.tool, step.tool_input) == ("get_weather", {"city": "Dallas", "days": "3"})
+    assert step.thought == "Let me check the weather."
+
+
+def test_a_json_call_before_the_tags_is_the_step() -> None:
+    text = '{"name": "search", "arguments": {"query": "rose"}}\n' + CALL
+    step = parse_llm_response(text)
+    assert isinstance(step, Action) and step.tool == "search"
+
+
+def test_a_final_answer_call_in_tags_is_the_answer() -> None:
+    text = "<function=final_answer>\n<parameter=answer>\n42 yuan\n</parameter>\n</function>"
+    assert parse_llm_response(text) == FinalAnswer(output="42 yuan", log=text)
+
+
+def test_values_take_the_tool_s_types_when_bound() -> None:
+    @tool
+    def get_weather(city: str, days: int, detailed: bool = False) -> str:
+        """The forecast."""
+        return city
+
+    tags = (
+        "<function=get_weather><parameter=city>Dallas</parameter><parameter=days>3</parameter>"
+        "<parameter=detailed>true</parameter></function>"
+    )
+    step = parse_llm_response(tags)
+    assert isinstance(step, Action)
+    args, _ = bind_arguments(get_weather, step.tool_input)
+    assert args == {"city": "Dallas", "days": 3, "detailed": True}
+
+
+def test_the_agent_runs_a_call_written_in_tags(script, tools, calls) -> None:
+    model = script(
+        "<tool_call>\n<function=calculator>\n<parameter=expression>\n17 * 23\n</parameter>\n"
+        "</function>\n</tool_call>",
+        "Thought: I now know the final answer\nFinal Answer: 391",
+    )
+    result = CustomReActAgent(model.model, tools).invoke("What is 17 * 23?")
+    assert result["output"] == "391"
+    assert calls.calls == [("calculator", "17 * 23")]
+    model.assert_consumed()
