@@ -3,7 +3,7 @@
 `markers.py` finds the ReAct markers (in any case, language or markdown) and splits a reply into
 sections, and is the one home of the marker words; `action.py` reads the action a reply spells
 (a JSON call, function tags, `tool(args)`, the paper's `tool[input]`, a name and its input);
-`action_input.py` reads an Action Input (text, or a JSON object of arguments); `call_syntax.py` reads a call written
-like Python, `function_tags.py` one in Qwen3-Coder's `<function=...><parameter=...>` tags;
+`action_input.py` reads an Action Input (text, or a JSON object of arguments); `call_syntax.py`
+reads a call written like Python, `function_tags.py` one in Qwen3-Coder's `<function=...>` tags;
 `json_repair.py` reads the JSON small models write. All pure, all linear time.
 """
