@@ -2,8 +2,10 @@
 
 `read_action` reads an action as written after `Action:` (text format) or inside `<action>` (XML):
 a JSON call, `tool("args")` or the paper's `tool[args]` (via `call_syntax`), `tool, "input"`, or a
-name with its input. `find_call` finds a call in prose: JSON (bare, fenced, in `<tool_call>` tags) or
-function tags (`<function=search><parameter=query>rose</parameter>`, `parsing.function_tags`),
+name with its input. `find_call` finds a call in prose: JSON (bare, fenced, in `<tool_call>` tags),
+in tags (`<function=search><parameter=query>rose</parameter>`, `parsing.function_tags`), with a
+model's tool-call tokens (`[TOOL_CALLS]search[ARGS]{...}`, `parsing.token_calls`) or in a list of
+Python calls (`[search(query="rose")]`, `call_syntax.find_call_list`),
 `final_answer_call` reads a reply that is only a call of the answer (`finish(answer="...")`), and
 `step_fields` / `call_in_object` read a decoded object (also the JSON format's steps) in any of
 the key conventions models were trained on: `action`/`name`/`tool`/`function` for the tool,
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,9 +31,10 @@ from custom_react.parsing.action_input import (
     json_input,
     parse_action_input,
 )
-from custom_react.parsing.call_syntax import parse_tool_call
+from custom_react.parsing.call_syntax import find_call_list, parse_tool_call
 from custom_react.parsing.function_tags import find_function_tags
 from custom_react.parsing.json_repair import read_json_value
+from custom_react.parsing.token_calls import find_token_call
 
 _ROLE_KEYS = {
     "thought": ("thought", "thoughts", "reasoning"),
@@ -57,7 +61,7 @@ _NO_TOOL = frozenset({"none", "n/a", "null", "无"})  # `Action: None`: the mode
 # `Action: Final Answer: 726 元`: a name, a colon and text on the Action line (the answer, when
 # the name is the final answer's).
 _NAME_THEN_TEXT = re.compile(r"(?P<name>[^:：\n]++)[:：][ \t]*+(?P<text>\S.*)", re.DOTALL)
-_CALL_OPENERS = ("{", "```", "<tool_call>", "<function=")
+_CALL_OPENERS = ("{", "```", "<tool_call>", "<function=", "[", "<|", "<｜")
 _MARKDOWN = " \t*`"
 _CALL_NAME = re.compile(r"[A-Za-z_]\w*+(?=[(\[])")  # `finish(`, `Finish[`: no space before it
 _COMMA_FORM = re.compile(r"(?P<name>[^\s,(\[]++)[ \t]*+,[ \t]*+(?P<input>.*)")  # `tool, 'input'`
@@ -233,14 +237,15 @@ def read_call(written: str, raw_input: Any) -> WrittenCall:
 
 
 def find_call(text: str, *, needs_input: bool = True) -> tuple[int, WrittenCall] | None:
-    """The first call in `text`, and where it starts: JSON or function tags, whichever comes first.
+    """The first call in `text`, and where it starts, in any of the forms above: the earliest wins.
 
-    The start includes the code fence or `<tool_call>` tag that opened it. None when there is no
-    call in function tags and none of the first few JSON objects is a call (a data object is not
-    one); of a list of JSON calls, the first.
+    The start includes the code fence or `<tool_call>` tag that opened it. None when there is
+    none: of JSON, only the first few objects are tried, and a data object is not a call; of a
+    list of calls, the first is the call.
     """
-    found = [call for call in (_json_call(text, needs_input), _tags_call(text)) if call]
-    return min(found, key=lambda call: call[0]) if found else None
+    found = [_json_call(text, needs_input), *(_call(text, find) for find in _WRITTEN_CALLS)]
+    calls = [call for call in found if call is not None]
+    return min(calls, key=lambda call: call[0]) if calls else None
 
 
 def _json_call(text: str, needs_input: bool) -> tuple[int, WrittenCall] | None:
@@ -260,11 +265,16 @@ def _json_call(text: str, needs_input: bool) -> tuple[int, WrittenCall] | None:
     return None
 
 
-def _tags_call(text: str) -> tuple[int, WrittenCall] | None:
-    if (tags := find_function_tags(text)) is None:
+_WRITTEN_CALLS = (find_function_tags, find_token_call, find_call_list)
+
+
+def _call(
+    text: str, find: Callable[[str], tuple[int, str, Any] | None]
+) -> tuple[int, WrittenCall] | None:
+    if (written := find(text)) is None:
         return None
-    start, name, arguments = tags
-    return _opened_at(text, start), WrittenCall(clean_tool_name(name), arguments or "")
+    start, name, tool_input = written
+    return _opened_at(text, start), WrittenCall(clean_tool_name(name), tool_input or "")
 
 
 def _opened_at(text: str, start: int) -> int:

@@ -19,7 +19,14 @@ from typing import Any
 
 from custom_react.parsing.action_input import POSITIONAL_ARGS, ActionInput, parse_action_input
 
-__all__ = ["POSITIONAL_ARGS", "decode_string", "parse_tool_call", "read_value", "split_arguments"]
+__all__ = [
+    "POSITIONAL_ARGS",
+    "decode_string",
+    "find_call_list",
+    "parse_tool_call",
+    "read_value",
+    "split_arguments",
+]
 
 _CALL_HEAD = re.compile(r"\s*+(?P<name>[A-Za-z_][\w.-]*+)[ \t]*+(?P<open>[(\[])")
 _SPECIAL = re.compile(r"[\"'()\[\]{},]")
@@ -67,6 +74,26 @@ def parse_tool_call(text: str) -> tuple[str, ActionInput] | None:
         elif part.strip():
             positional.append(read_value(part))
     return head.group("name"), _call_input(positional, keywords)
+
+
+# A list of calls as "pythonic" templates write them (Llama 3.2 and 4, Gemma): `[search(q="x")]` at
+# a line's start, maybe after `<|python_start|>` or in a ```tool_code fence; the list may be left out.
+_CALL_LIST = re.compile(
+    r"^[ \t]*+(?:(?:<\|python_start\|>|```tool_code)\s*+\[?+|\[)\s*+(?=[A-Za-z_][\w.]*+\()",
+    re.MULTILINE,
+)
+
+
+def find_call_list(text: str) -> tuple[int, str, ActionInput] | None:
+    """The first call of a list of calls written like Python: `(where it starts, name, input)`.
+
+    `[search(query="rose"), search(query="tulip")]` gives the first; None when no line opens such
+    a list. Outside a list (or its wrappers) a call is prose: the parser does not know the tools.
+    """
+    opened = _CALL_LIST.search(text)
+    if opened is None or (call := parse_tool_call(text[opened.end() :])) is None:
+        return None
+    return opened.start(), call[0], call[1]
 
 
 def _call_input(positional: list[Any], keywords: dict[str, Any]) -> ActionInput:

@@ -1,19 +1,19 @@
-"""Read a tool call written in function tags: `<function=search><parameter=query>rose</parameter>`.
+"""Read a tool call written in tags: `<function=search><parameter=query>rose</parameter>` and kin.
 
-Qwen3-Coder's chat template asks for tool calls in this form, inside `<tool_call>` tags:
+Some chat templates ask for tool calls as a name and its arguments in tags, not JSON. Qwen3-Coder
+(and Seed-OSS) write, inside `<tool_call>` tags:
 
-    <tool_call>
     <function=execute_shell_command>
     <parameter=command>
     ls -la
     </parameter>
     </function>
-    </tool_call>
 
-A server that does not turn it into a provider tool call (an old template, a parser left off)
-hands it to the agent as text, sometimes flattened onto one line. `find_function_tags` reads the
-first such call: its name and each parameter's value as text (one newline on each side removed,
-as the template writes them; a one-line value trimmed). Values stay text: the binding converts
+and GLM-4.5 writes `<tool_call>search<arg_key>query</arg_key><arg_value>rose</arg_value></tool_call>`.
+A server that does not turn them into provider tool calls (an old template, a parser left off)
+hands them to the agent as text, sometimes flattened onto one line. `find_function_tags` reads the
+first such call: its name and each argument's value as text (one newline on each side removed,
+as the templates write them; a one-line value trimmed). Values stay text: the binding converts
 them to the tool's types (`arguments.py`), as it does for every other input. A missing closing
 tag is forgiven. Linear time: each search starts where the last one ended. Knows no tools.
 """
@@ -21,30 +21,52 @@ tag is forgiven. Linear time: each search starts where the last one ended. Knows
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-_FUNCTION = re.compile(r"<function=(?P<name>[^>\s]++)[ \t]*+>")
-_PARAMETER = re.compile(r"<parameter=(?P<name>[^>\s]++)[ \t]*+>")
-_VALUE_END = re.compile(r"</parameter>|<parameter=|</function>")
+
+@dataclass(frozen=True)
+class _TagForm:
+    head: re.Pattern[str]  # the call's name, in its `name` group
+    end: str  # what closes the call
+    argument: re.Pattern[str]  # an argument's name (`name` group); its value starts after it
+    value_end: re.Pattern[str]  # what ends a value: its closing tag (`close`), the next argument
+
+
+_FORMS = (
+    _TagForm(  # Qwen3-Coder, Seed-OSS
+        re.compile(r"<function=(?P<name>[^>\s]++)[ \t]*+>"),
+        "</function>",
+        re.compile(r"<parameter=(?P<name>[^>\s]++)[ \t]*+>"),
+        re.compile(r"(?P<close></parameter>)|<parameter=|</function>"),
+    ),
+    _TagForm(  # GLM-4.5
+        re.compile(r"<tool_call>\s*+(?P<name>[A-Za-z_][\w.-]*+)\s*+(?=<arg_key>|</tool_call>)"),
+        "</tool_call>",
+        re.compile(r"<arg_key>\s*+(?P<name>[^<\s]++)\s*+</arg_key>\s*+<arg_value>"),
+        re.compile(r"(?P<close></arg_value>)|<arg_key>|</tool_call>"),
+    ),
+)
 
 
 def find_function_tags(text: str) -> tuple[int, str, dict[str, str]] | None:
-    """The first call written in function tags: `(where it starts, name, arguments)`, or None."""
-    function = _FUNCTION.search(text)
-    if function is None:
+    """The first call written in tags: `(where it starts, name, arguments)`, or None."""
+    found = [(head, form) for form in _FORMS if (head := form.head.search(text)) is not None]
+    if not found:
         return None
-    end = text.find("</function>", function.end())
-    body = text[function.end() : end if end >= 0 else len(text)]
+    head, form = min(found, key=lambda pair: pair[0].start())
+    end = text.find(form.end, head.end())
+    body = text[head.end() : end if end >= 0 else len(text)]
     arguments: dict[str, str] = {}
     position = 0
-    while (parameter := _PARAMETER.search(body, position)) is not None:
-        stop = _VALUE_END.search(body, parameter.end())
+    while (argument := form.argument.search(body, position)) is not None:
+        stop = form.value_end.search(body, argument.end())
         value_end = len(body) if stop is None else stop.start()
-        arguments.setdefault(parameter["name"], _value(body[parameter.end() : value_end]))
-        position = stop.end() if stop is not None and stop.group() == "</parameter>" else value_end
-    return function.start(), function["name"], arguments
+        arguments.setdefault(argument["name"], _value(body[argument.end() : value_end]))
+        position = stop.end() if stop is not None and stop["close"] else value_end
+    return head.start(), head["name"], arguments
 
 
 def _value(written: str) -> str:
-    """A parameter's text: one newline off each side; a value of one line trimmed."""
+    """An argument's text: one newline off each side; a value of one line trimmed."""
     value = written.removeprefix("\n").removesuffix("\n")
     return value if "\n" in value else value.strip()

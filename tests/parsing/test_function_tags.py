@@ -1,4 +1,4 @@
-"""Tool calls written in function tags (Qwen3-Coder's `<function=...><parameter=...>` form) as text."""
+"""Tool calls written in tags as text: Qwen3-Coder's `<function=...><parameter=...>`, GLM's."""
 
 from __future__ import annotations
 
@@ -35,6 +35,11 @@ CALL = (
         ("<function=f><parameter=a>1</parameter><parameter=a>2</parameter></function>"
          "<function=g><parameter=b>3</parameter></function>", ("f", {"a": "1"})),
         ("<function=ping>\n</function>", ("ping", {})),
+        # GLM-4.5's form: the name after <tool_call>, then key and value tags.
+        ("<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Dallas</arg_value>\n"
+         "<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>",
+         ("get_weather", {"city": "Dallas", "days": "3"})),
+        ("<tool_call>ping</tool_call>", ("ping", {})),
     ],
 )  # fmt: skip
 def test_function_tags_are_read(text: str, expected: tuple[str, dict[str, str]]) -> None:
@@ -42,7 +47,10 @@ def test_function_tags_are_read(text: str, expected: tuple[str, dict[str, str]])
     assert found is not None and found[1:] == expected
 
 
-@pytest.mark.parametrize("text", ["no call here", "<function>x</function>", "<parameter=a>1"])
+@pytest.mark.parametrize(
+    "text",
+    ["no call here", "<function>x</function>", "<parameter=a>1", '<tool_call>{"name": "x"}'],
+)
 def test_text_without_a_function_tag_is_no_call(text: str) -> None:
     assert find_function_tags(text) is None
 

@@ -1,0 +1,52 @@
+"""Read a tool call written with a model's own tool-call tokens: a name, a marker, JSON arguments.
+
+Chat models are trained to write tool calls between special tokens, which an OpenAI-compatible
+server turns into provider tool calls. When it does not (a template or parser missing, a model
+served as plain text), the tokens reach the agent as text. Each form here is a name and the JSON
+object of its arguments after a marker:
+
+    [TOOL_CALLS]search[ARGS]{"query": "rose"}                                     Mistral (v11)
+    <｜tool▁call▁begin｜>search<｜tool▁sep｜>{"query": "rose"}<｜tool▁call▁end｜>     DeepSeek V3.1
+    <｜tool▁call▁begin｜>function<｜tool▁sep｜>search ```json {...} ```                DeepSeek V3
+    <|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{...}         Kimi K2
+    <|start|>assistant to=functions.search<|channel|>commentary json<|message|>{...} gpt-oss
+
+`find_token_call` reads the first one: `(where it starts, name, arguments)`. The arguments are read
+by `json_repair` (as every JSON input is); a call with no object after its marker has none. Knows
+no tools. Linear time: one search per form, each bounded.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from custom_react.parsing.json_repair import read_json_value
+
+_NAME = r"(?P<name>[A-Za-z_][\w.-]*+)"
+# Where each form's arguments start: just after the match.
+_FORMS = [
+    re.compile(r"\[TOOL_CALLS\][ \t]*+" + _NAME + r"[ \t]*+\[ARGS\]"),
+    re.compile(
+        r"<｜tool▁call▁begin｜>(?:function<｜tool▁sep｜>)?" + _NAME
+        + r"(?:<｜tool▁sep｜>)?\s*+(?:```(?:json)?+\s*+)?"
+    ),
+    re.compile(
+        r"<\|tool_call_begin\|>\s*+(?:functions\.)?+(?P<name>[A-Za-z_][\w-]*+)(?::\d++)?+"
+        r"\s*+<\|tool_call_argument_begin\|>\s*+"
+    ),
+    re.compile(  # the recipient, then a few bounded tokens (channel, constraint) to the message
+        r"to=functions\.(?P<name>[A-Za-z_][\w-]*+)[^\n<]{0,80}(?:<\|[a-z]++\|>[^\n<]{0,80}){0,4}"
+        r"<\|message\|>"
+    ),
+]  # fmt: skip
+
+
+def find_token_call(text: str) -> tuple[int, str, dict[str, Any]] | None:
+    """The first call written with tool-call tokens: `(where it starts, name, arguments)`, or None."""
+    found = [match for form in _FORMS if (match := form.search(text)) is not None]
+    if not found:
+        return None
+    first = min(found, key=lambda match: match.start())
+    value, _ = read_json_value(text, first.end())
+    return first.start(), first["name"], value if isinstance(value, dict) else {}

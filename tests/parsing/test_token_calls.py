@@ -1,0 +1,70 @@
+"""Tool calls written with a model's own tool-call tokens, or as a list of Python calls, as text."""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_react.parser import Action, FinalAnswer, parse_llm_response
+from custom_react.parsing.call_syntax import find_call_list
+from custom_react.parsing.token_calls import find_token_call
+
+ARGS = '{"city": "Dalian", "days": 3}'
+TOKEN_CALLS = [
+    f"[TOOL_CALLS]get_weather[ARGS]{ARGS}",
+    f"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{ARGS}<｜tool▁call▁end｜>",
+    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n"
+    f"{ARGS}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+    "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0"
+    f"<|tool_call_argument_begin|>{ARGS}<|tool_call_end|><|tool_calls_section_end|>",
+    "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>" + ARGS,
+    f"<|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{ARGS}<|call|>",
+]
+
+
+@pytest.mark.parametrize("text", TOKEN_CALLS)
+def test_a_call_between_tool_call_tokens_is_read(text: str) -> None:
+    found = find_token_call(text)
+    assert found is not None and found[1:] == ("get_weather", {"city": "Dalian", "days": 3})
+    step = parse_llm_response(text)
+    assert isinstance(step, Action)
+    assert (step.tool, step.tool_input) == ("get_weather", {"city": "Dalian", "days": 3})
+
+
+def test_the_words_of_a_recipient_in_prose_are_no_call() -> None:
+    text = "gpt-oss writes to=functions.get_weather before the arguments."
+    assert find_token_call(text) is None
+    assert parse_llm_response(text) == FinalAnswer(output=text, log=text)
+
+
+def test_a_marker_with_no_object_after_it_is_a_call_without_arguments() -> None:
+    assert find_token_call("[TOOL_CALLS]current_date[ARGS]") == (0, "current_date", {})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('[get_weather(city="Dalian", days=3)]', ("get_weather", {"city": "Dalian", "days": 3})),
+        ('[f(a=1), g(b=2)]', ("f", {"a": 1})),
+        ('<|python_start|>[get_weather(city="Dalian")]<|python_end|>',
+         ("get_weather", {"city": "Dalian"})),
+        ('```tool_code\nget_weather(city="Dalian")\n```', ("get_weather", {"city": "Dalian"})),
+        ('The call:\n[get_weather(city="Dalian")]', ("get_weather", {"city": "Dalian"})),
+    ],
+)  # fmt: skip
+def test_a_list_of_python_calls_gives_its_first_call(text: str, expected: tuple) -> None:
+    found = find_call_list(text)
+    assert found is not None and found[1:] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "See [the fares](https://example.com/fares) for more.",  # a markdown link
+        'get_weather(city="Dalian")',  # a bare call: prose, the parser knows no tools
+        "I think [get_weather(x)] would do it.",  # not at a line's start
+        "[1, 2, 3]",
+    ],
+)
+def test_text_that_opens_no_list_of_calls_is_not_one(text: str) -> None:
+    assert find_call_list(text) is None
+    assert isinstance(parse_llm_response(text), FinalAnswer)
