@@ -85,6 +85,15 @@ _MAY_HOLD_INLINE = re.compile(r"[:：<]")  # every marker in the middle of a lin
 _MAY_HOLD_MARKER = re.compile(r"[:：<]|Final Answer|FINAL ANSWER|最终答案")
 _TAG_KINDS = {"tool": "action", "tool_input": "action_input", "final_answer": "final_answer"}
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
+# gpt-oss's harmony format left as text: the analysis channel is its thinking; the final channel
+# is the answer; a commentary channel may hold a tool call (`token_calls.py` reads what is left).
+_ANALYSIS = re.compile(
+    r"<\|channel\|>analysis<\|message\|>.*?(?:<\|end\|>|(?=<\|start\|>)|\Z)", re.DOTALL
+)
+_HARMONY_TOKENS = re.compile(
+    r"<\|start\|>assistant|<\|channel\|>(?:final|commentary)(?:<\|message\|>)?+"
+    r"|<\|(?:end|return|call)\|>"
+)
 STEPS = ("action", "final_answer")
 _LIVE_KINDS = {"weak_answer": "final_answer"}
 """The section kinds that are a step; `weak_answer` is one only when a reply has neither."""
@@ -214,8 +223,10 @@ def strip_think(text: str) -> str:
 
     That is `<think>...</think>` blocks, the text before a `</think>` that comes first (the chat
     template opened the block), and all after an unclosed `<think>` -- unless that leaves nothing
-    and no block was closed: then the reply was all thinking, cut off, and its text is kept.
+    and no block was closed: then the reply was all thinking, cut off, and its text is kept. In
+    gpt-oss's channels (`strip_channels`), the analysis goes and the answer or call stays.
     """
+    text = strip_channels(text)
     tags = list(_THINK_TAG.finditer(text))
     inside = bool(tags) and tags[0].group(1) == "/"
     kept: list[str] = []
@@ -228,6 +239,18 @@ def strip_think(text: str) -> str:
     result = "".join(kept) + ("" if inside else text[position:])
     closed = any(tag.group(1) for tag in tags)
     return result if result.strip() or closed else _THINK_TAG.sub("", text)
+
+
+def strip_channels(text: str) -> str:
+    """A reply in gpt-oss's harmony channels, as plain text: without its analysis and headers.
+
+    `<|channel|>analysis<|message|>...<|end|><|start|>assistant<|channel|>final<|message|>Paris`
+    -> `Paris`. A reply that is only analysis is kept as it is (cut off while thinking).
+    """
+    if "<|channel|>" not in text:
+        return text
+    stripped = _HARMONY_TOKENS.sub("", _ANALYSIS.sub("", text))
+    return stripped if stripped.strip() else text
 
 
 def reply_sections(text: str) -> list[tuple[str, str]]:

@@ -6,6 +6,7 @@ import pytest
 
 from custom_react.parser import Action, FinalAnswer, parse_llm_response
 from custom_react.parsing.call_syntax import find_call_list
+from custom_react.parsing.markers import strip_channels
 from custom_react.parsing.token_calls import find_token_call
 
 ARGS = '{"city": "Dalian", "days": 3}'
@@ -68,3 +69,40 @@ def test_a_list_of_python_calls_gives_its_first_call(text: str, expected: tuple)
 def test_text_that_opens_no_list_of_calls_is_not_one(text: str) -> None:
     assert find_call_list(text) is None
     assert isinstance(parse_llm_response(text), FinalAnswer)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # the analysis is thinking (dropped, as <think> is); the final channel is the answer
+            "<|channel|>analysis<|message|>The user wants the capital.<|end|>"
+            "<|start|>assistant<|channel|>final<|message|>Paris is the capital.<|return|>",
+            FinalAnswer(output="Paris is the capital.", log="Paris is the capital."),
+        ),
+        (  # the final channel may hold a ReAct step
+            "<|channel|>final<|message|>Thought: done\nFinal Answer: 42<|return|>",
+            FinalAnswer(output="42", thought="done", log="Thought: done\nFinal Answer: 42"),
+        ),
+    ],
+)
+def test_gpt_oss_channels_leave_the_answer(text: str, expected: FinalAnswer) -> None:
+    assert parse_llm_response(text) == expected
+
+
+def test_gpt_oss_analysis_before_a_call_is_not_its_thought() -> None:
+    step = parse_llm_response(
+        "<|channel|>analysis<|message|>Need the weather; Action: none yet.<|end|>"
+        "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json"
+        f"<|message|>{ARGS}<|call|>"
+    )
+    assert isinstance(step, Action)
+    assert (step.tool, step.tool_input, step.thought) == (
+        "get_weather",
+        {"city": "Dalian", "days": 3},
+        "",
+    )
+
+
+def test_a_reply_of_analysis_alone_is_kept() -> None:
+    text = "<|channel|>analysis<|message|>Thinking, then cut off"
+    assert strip_channels(text) == text
