@@ -4,7 +4,7 @@
 message is written for the model (the loop feeds it back as the next Observation). It reads the
 ReAct dialects models write in the wild: the markers in any case, language and markdown (found by
 `markers.split_sections`), an echoed Observation before the step, LangChain's JSON blobs and the
-JSON tool calls of other conventions and Qwen3-Coder's function tags (read by `parsing.action`),
+JSON tool calls of other conventions and the forms chat templates ask for (`parsing.action`),
 `tool(args)` and `tool, "input"` actions, the paper's `Finish[answer]`, and prose with no markers
 (a direct answer). The first step wins; what the model made up after it is dropped. Linear time:
 every stage scans the reply once.
@@ -172,7 +172,7 @@ class TextErrors:
 def _json_call_step(
     text: str, preamble: str, found: list[Section], errors: TextErrors
 ) -> Action | FinalAnswer | None:
-    """A tool call (JSON, or in function tags) written without a step marker, or None.
+    """A tool call written without a step marker (in any form `find_call` reads), or None.
 
     The call may be in the prose, in a thought, or after an echoed Observation.
     """

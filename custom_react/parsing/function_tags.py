@@ -9,8 +9,8 @@ Some chat templates ask for tool calls as a name and its arguments in tags, not 
     </parameter>
     </function>
 
-and GLM-4.5 writes `<tool_call>search<arg_key>query</arg_key><arg_value>rose</arg_value></tool_call>`.
-A server that does not turn them into provider tool calls (an old template, a parser left off)
+and GLM-4.5 writes `<tool_call>search<arg_key>query</arg_key><arg_value>rose</arg_value>`. A
+server that does not turn them into provider tool calls (an old template, a parser left off)
 hands them to the agent as text, sometimes flattened onto one line. `find_function_tags` reads the
 first such call: its name and each argument's value as text (one newline on each side removed,
 as the templates write them; a one-line value trimmed). Values stay text: the binding converts

@@ -5,11 +5,11 @@ server turns into provider tool calls. When it does not (a template or parser mi
 served as plain text), the tokens reach the agent as text. Each form here is a name and the JSON
 object of its arguments after a marker:
 
-    [TOOL_CALLS]search[ARGS]{"query": "rose"}                                     Mistral (v11)
-    <｜tool▁call▁begin｜>search<｜tool▁sep｜>{"query": "rose"}<｜tool▁call▁end｜>     DeepSeek V3.1
-    <｜tool▁call▁begin｜>function<｜tool▁sep｜>search ```json {...} ```                DeepSeek V3
-    <|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{...}         Kimi K2
-    <|start|>assistant to=functions.search<|channel|>commentary json<|message|>{...} gpt-oss
+    Mistral (v11):  [TOOL_CALLS]search[ARGS]{"query": "rose"}
+    DeepSeek V3.1:  <｜tool▁call▁begin｜>search<｜tool▁sep｜>{...}<｜tool▁call▁end｜>
+    DeepSeek V3:    <｜tool▁call▁begin｜>function<｜tool▁sep｜>search ```json {...} ```
+    Kimi K2:        <|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{...}
+    gpt-oss:        to=functions.search<|channel|>commentary json<|message|>{...}
 
 `find_token_call` reads the first one: `(where it starts, name, arguments)`. The arguments are read
 by `json_repair` (as every JSON input is); a call with no object after its marker has none. Knows
@@ -43,7 +43,7 @@ _FORMS = [
 
 
 def find_token_call(text: str) -> tuple[int, str, dict[str, Any]] | None:
-    """The first call written with tool-call tokens: `(where it starts, name, arguments)`, or None."""
+    """The first call written with tool-call tokens: `(where it starts, name, arguments)`."""
     found = [match for form in _FORMS if (match := form.search(text)) is not None]
     if not found:
         return None
