@@ -98,6 +98,15 @@ def adversarial_inputs(size: int) -> dict[str, str]:
         "name with '(' glosses": "Action: a" + " (" * (size // 2) + "\nAction Input: x",
         "unclosed block comment": 'Action: search\nAction Input: {"a": 1 /*' + "*" * size,
         "input of quotes": "Action: search\nAction Input: " + '"' * size,
+        # The tool-call forms of chat templates, left as text: tags, tokens, lists of calls.
+        "'<function=' run": "<function=" * (size // 10),
+        "'<parameter=x>' run": "<function=f>" + "<parameter=x>" * (size // 13),
+        "'<arg_key>' run": "<tool_call>f" + "<arg_key>a</arg_key><arg_value>" * (size // 31),
+        "'to=functions.' run": "to=functions.f " * (size // 15),
+        "recipient + '<|x|>' run": "to=functions.f" + "<|x|>" * (size // 5),
+        "'[TOOL_CALLS]' run": "[TOOL_CALLS]" * (size // 12),
+        "lines of '[f('": "[f(\n" * (size // 4),
+        "'<|channel|>analysis' run": "<|channel|>analysis<|message|>" * (size // 30),
     }
 
 

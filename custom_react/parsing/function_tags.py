@@ -34,9 +34,9 @@ class _TagForm:
 
 _FORMS = (
     _TagForm(  # Qwen3-Coder, Seed-OSS
-        re.compile(r"<function=(?P<name>[^>\s]++)[ \t]*+>"),
+        re.compile(r"<function=(?P<name>[^<>\s]++)[ \t]*+>"),
         "</function>",
-        re.compile(r"<parameter=(?P<name>[^>\s]++)[ \t]*+>"),
+        re.compile(r"<parameter=(?P<name>[^<>\s]++)[ \t]*+>"),
         re.compile(r"(?P<close></parameter>)|<parameter=|</function>"),
     ),
     _TagForm(  # GLM-4.5
