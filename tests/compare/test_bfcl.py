@@ -197,3 +197,18 @@ def test_the_reach_check_finds_the_runs_a_change_to_reading_inputs_can_alter(
     from bench.bfcl_reach import reached
 
     assert reached(transcript) is expected
+
+
+def test_the_reparse_check_reads_every_stored_step_of_ours_and_names_what_moved(tmp_path):
+    from bench.bfcl_reparse import read_differently, read_steps
+
+    step = "Thought: t\nAction: search\nAction Input: rose"
+    run = {"id": "c1", "agent": "text", "key": "k", "transcript": [step, "Observation: 3", "x y"]}
+    append(tmp_path / "m.jsonl", run)
+    append(tmp_path / "m.jsonl", {**run, "agent": "legacy"})  # not ours: not read
+    readings = read_steps(tmp_path)
+    assert list(readings) == ["m|text|c1|k|0", "m|text|c1|k|2"]  # the observation is skipped
+    assert "'tool': 'search'" in readings["m|text|c1|k|0"]
+    moved = {**readings, "m|text|c1|k|2": "refused: no"}
+    assert read_differently(readings, moved) == ["m|text|c1|k|2"]
+    assert read_differently(readings, readings) == []
