@@ -5,7 +5,7 @@ server turns into provider tool calls. When it does not (a template or parser mi
 served as plain text), the tokens reach the agent as text. Each form here is a name and the JSON
 object of its arguments after a marker:
 
-    Mistral (v11):  [TOOL_CALLS]search[ARGS]{"query": "rose"}
+    Mistral:        [TOOL_CALLS]search[ARGS]{"query": "rose"}   ([ARGS] may be left out)
     DeepSeek V3.1:  <｜tool▁call▁begin｜>search<｜tool▁sep｜>{...}<｜tool▁call▁end｜>
     DeepSeek V3:    <｜tool▁call▁begin｜>function<｜tool▁sep｜>search ```json {...} ```
     Kimi K2:        <|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{...}
@@ -26,7 +26,7 @@ from custom_react.parsing.json_repair import read_json_value
 _NAME = r"(?P<name>[A-Za-z_][\w.-]*+)"
 # Where each form's arguments start: just after the match.
 _FORMS = [
-    re.compile(r"\[TOOL_CALLS\][ \t]*+" + _NAME + r"[ \t]*+\[ARGS\]"),
+    re.compile(r"\[TOOL_CALLS\][ \t]*+" + _NAME + r"[ \t]*+(?:\[ARGS\])?+"),
     re.compile(
         r"<｜tool▁call▁begin｜>(?:function<｜tool▁sep｜>)?" + _NAME
         + r"(?:<｜tool▁sep｜>)?\s*+(?:```(?:json)?+\s*+)?"

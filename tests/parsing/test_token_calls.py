@@ -12,6 +12,7 @@ from custom_react.parsing.token_calls import find_token_call
 ARGS = '{"city": "Dalian", "days": 3}'
 TOKEN_CALLS = [
     f"[TOOL_CALLS]get_weather[ARGS]{ARGS}",
+    f"Let me check.[TOOL_CALLS]get_weather{ARGS}",  # older Mistral templates: no [ARGS]
     f"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{ARGS}<｜tool▁call▁end｜>",
     "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n"
     f"{ARGS}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
