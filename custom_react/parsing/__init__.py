@@ -4,6 +4,7 @@
 sections, and is the one home of the marker words; `action.py` reads the action a reply spells
 (a JSON call, function tags, `tool(args)`, the paper's `tool[input]`, a name and its input);
 `action_input.py` reads an Action Input (text, or a JSON object of arguments); `call_syntax.py`
-reads a call written like Python, `function_tags.py` one in Qwen3-Coder's `<function=...>` tags;
-`json_repair.py` reads the JSON small models write. All pure, all linear time.
+reads a call written like Python, `function_tags.py` one in tags (`<function=...>`, GLM's),
+`token_calls.py` one between a model's tool-call tokens; `json_repair.py` reads the JSON small
+models write. All pure, all linear time.
 """
