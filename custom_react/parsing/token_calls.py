@@ -28,7 +28,8 @@ _NAME = r"(?P<name>[A-Za-z_][\w.-]*+)"
 _FORMS = [
     re.compile(r"\[TOOL_CALLS\][ \t]*+" + _NAME + r"[ \t]*+(?:\[ARGS\])?+"),
     re.compile(
-        r"<｜tool▁call▁begin｜>(?:function<｜tool▁sep｜>)?" + _NAME
+        r"<｜tool▁call▁begin｜>(?:function<｜tool▁sep｜>)?"
+        + _NAME
         + r"(?:<｜tool▁sep｜>)?\s*+(?:```(?:json)?+\s*+)?"
     ),
     re.compile(
@@ -39,7 +40,7 @@ _FORMS = [
         r"to=functions\.(?P<name>[A-Za-z_][\w-]*+)[^\n<]{0,80}(?:<\|[a-z]++\|>[^\n<]{0,80}){0,4}"
         r"<\|message\|>"
     ),
-]  # fmt: skip
+]
 
 
 def find_token_call(text: str) -> tuple[int, str, dict[str, Any]] | None:
