@@ -100,9 +100,9 @@ def run_cases(
         watcher: Told how many jobs there are and of each finished one.
     """
     fingerprint = fingerprint_with(list(tools_factory()))
-    store = store if store is not None else ResultsStore.in_memory()
+    results = store if store is not None else ResultsStore.in_memory()
     jobs = plan_jobs(cases, list(agents), list(models))
-    todo = missing(jobs, store, fingerprint, rerun_errors=rerun_errors)
+    todo = missing(jobs, results, fingerprint, rerun_errors=rerun_errors)
     if watcher is not None:
         watcher.started(len(jobs), len(jobs) - len(todo))
     pools = {name: _as_list(servers) for name, servers in models.items()}
@@ -111,16 +111,18 @@ def run_cases(
         index, job = indexed
         pool = pools[job.model]
         llm = pool[index % len(pool)]
-        return run_job(job, agents[job.agent], llm, tools_factory, max_iterations, time_limit)
+        record = run_job(job, agents[job.agent], llm, tools_factory, max_iterations, time_limit)
+        # Written before this slot takes the next job: a kill loses only the runs in flight.
+        results.append(job.key(fingerprint), record)
+        return record
 
     config: Any = {"max_concurrency": max(1, concurrency), "run_name": "run_cases"}
     batch = RunnableLambda(work).batch_as_completed(list(enumerate(todo)), config)
-    for index, record in batch:
+    for _, record in batch:
         assert isinstance(record, RunRecord)  # run_job never raises for a run
-        store.append(todo[index].key(fingerprint), record)
         if watcher is not None:
             watcher.finished(record)
-    return [store.get(job.key(fingerprint)) or _missing(job) for job in jobs]
+    return [results.get(job.key(fingerprint)) or _missing(job) for job in jobs]
 
 
 def results_store(path: Path, report: Path | None = None) -> ResultsStore:
