@@ -20,7 +20,7 @@ from jsonschema.exceptions import SchemaError
 from langchain_core.tools import BaseTool
 
 from custom_react.parsing.action_input import POSITIONAL_ARGS, ActionInput
-from custom_react.parsing.call_syntax import read_value, split_arguments
+from custom_react.parsing.call_syntax import NAMED_ARGUMENT, read_value, split_arguments
 from custom_react.parsing.json_repair import read_json_object
 
 
@@ -68,9 +68,6 @@ def object_in_words(tool: BaseTool, text: str) -> dict[str, Any] | None:
     return None
 
 
-_NAMED = re.compile(r"\s*+(?P<name>[A-Za-z_]\w*+)[ \t]*+[:=](?!=)[ \t]*+")
-
-
 def named_in_text(tool: BaseTool, text: str) -> dict[str, Any] | None:
     """The tool's arguments written as `name=value` or `name: value` in plain text, or None.
 
@@ -81,7 +78,7 @@ def named_in_text(tool: BaseTool, text: str) -> dict[str, Any] | None:
     arguments = tool_schema(tool).args
     if len(arguments) == 1:
         (name,) = arguments
-        named = _NAMED.match(text)
+        named = NAMED_ARGUMENT.match(text)
         if named is None or named.group("name") != name:
             return None
         rest = text[named.end() :].strip()
@@ -89,7 +86,7 @@ def named_in_text(tool: BaseTool, text: str) -> dict[str, Any] | None:
         return {name: rest if as_written else read_value(rest)} if rest else None
     found: dict[str, Any] = {}
     for part in split_arguments(text):
-        named = _NAMED.match(part)
+        named = NAMED_ARGUMENT.match(part)
         if named is None or named.group("name") not in arguments:
             return None
         found[named.group("name")] = read_value(part[named.end() :])

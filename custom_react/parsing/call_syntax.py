@@ -20,6 +20,7 @@ from typing import Any
 from custom_react.parsing.action_input import POSITIONAL_ARGS, ActionInput, parse_action_input
 
 __all__ = [
+    "NAMED_ARGUMENT",
     "POSITIONAL_ARGS",
     "decode_string",
     "find_call_list",
@@ -36,8 +37,9 @@ _STRING_STOP = {quote: re.compile(r"[\\" + quote[0] + "]") for quote in ('"', "'
 _CLOSES = re.compile(r"\s*+(?:[,)\]}]|$)")
 _KEYWORD = re.compile(r"\s*+(?P<name>[A-Za-z_]\w*+)[ \t]*+=(?!=)")
 # Among several arguments, also `area(base: 10, height: 3)`, a keyword with the signature's colon
-# (not a URL's `://`, a drive's `:\` or `::`); one argument is the text itself, for the binding.
-_ANY_KEYWORD = re.compile(r"\s*+(?P<name>[A-Za-z_]\w*+)[ \t]*+(?:=(?!=)|:(?![:/\\]))")
+# (not a URL's `://`, a drive's `:\` or `::`); one argument is the text itself, for the binding,
+# which reads a name written so in plain text with the same pattern (`arguments.named_in_text`).
+NAMED_ARGUMENT = re.compile(r"\s*+(?P<name>[A-Za-z_]\w*+)[ \t]*+(?:=(?!=)|:(?![:/\\]))")
 _STRING = re.compile(r"[rRuUbBfF]?+(?P<quote>\"\"\"|'''|\"|')")
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)", re.DOTALL)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\n": "", "\\": "\\", '"': '"', "'": "'"}
@@ -67,7 +69,7 @@ def parse_tool_call(text: str) -> tuple[str, ActionInput] | None:
     positional: list[Any] = []
     keywords: dict[str, Any] = {}
     parts = split_arguments(body)
-    keyword_pattern = _ANY_KEYWORD if len(parts) > 1 else _KEYWORD
+    keyword_pattern = NAMED_ARGUMENT if len(parts) > 1 else _KEYWORD
     for part in parts:
         if keyword := keyword_pattern.match(part):
             keywords[keyword.group("name")] = read_value(part[keyword.end() :])
