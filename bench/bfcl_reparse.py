@@ -20,11 +20,11 @@ import argparse
 import json
 from pathlib import Path
 
-from custom_react.formats import get_format
+from custom_react.compare.runners.fingerprint import reads_our_prompt
+from custom_react.formats import FORMAT_NAMES, get_format
 
+# Its own path, not `bfcl_reach.RESULTS`: run against another checkout, `bench` is that one's.
 RESULTS = Path(__file__).resolve().parent / "results" / "bfcl"
-
-FORMATS = {"text": "text", "xml": "xml", "json": "json", "create_agent_text": "text"}
 OBSERVATIONS = ("observation", "<observation", '{"observation')
 
 
@@ -34,9 +34,10 @@ def read_steps(results: Path = RESULTS) -> dict[str, str]:
     for path in sorted(results.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             run = json.loads(line)
-            if run["agent"] not in FORMATS:
+            if not reads_our_prompt(run["agent"]):
                 continue
-            parse = get_format(FORMATS[run["agent"]]).parse
+            # An agent named after a step format reads that format; every other of ours, text.
+            parse = get_format(run["agent"] if run["agent"] in FORMAT_NAMES else "text").parse
             for index, entry in enumerate(run["transcript"]):
                 if entry.lstrip().lower().startswith(OBSERVATIONS):
                     continue
