@@ -4,7 +4,7 @@
 options that apply to all of them; `request` binds a parsed step (`steps.ToolStep`) to the tool
 it names, once, and returns both; `over_budget` is the tool-call budget, whole.
 Underneath, `resolve_tool` forgives how models write tool names (case, markdown, escapes,
-trailing punctuation, a unique prefix), and `arguments.bind_arguments` maps an Action Input onto
+trailing punctuation, a unique prefix), `resolve_call` finds a tool's call wrapped in code, and `arguments.bind_arguments` maps an Action Input onto
 the tool's argument schema. A tool's `metadata` says what the loop's guards read:
 `requires_approval` (read by `pausing/approval.py`), `repeatable`, `max_calls`,
 `poll_interval`, `timeout`. What a tool
@@ -27,6 +27,8 @@ from langchain_core.tools import tool as make_tool
 
 from custom_react.arguments import bind_arguments
 from custom_react.parsing.action import clean_tool_name, is_final_answer_name
+from custom_react.parsing.action_input import POSITIONAL_ARGS, ActionInput
+from custom_react.parsing.call_syntax import parse_tool_call
 from custom_react.pausing.approval import Approve
 from custom_react.prompts import load_messages, message
 from custom_react.steps import ToolStep
@@ -77,10 +79,6 @@ class Toolbox:
         self.marker = load_messages(self.options.language)["truncated"]
         self._by_name = {tool.name: tool for tool in self.tools}
 
-    def resolve(self, name: str) -> BaseTool | None:
-        """The tool called `name` (as the model wrote it, see `resolve_tool`), or None."""
-        return self._by_name.get(name) or resolve_tool(name, self.tools)
-
     def named(self, name: str) -> BaseTool | None:
         """The tool whose real name is `name` (a bound step's), or None: no forgiving here."""
         return self._by_name.get(name)
@@ -91,8 +89,8 @@ class Toolbox:
         The step gets the tool's real name, the arguments bound to its schema and a fresh call
         id; the tool is resolved here once, and the loop carries it with the step.
         """
-        tool = self.resolve(action.tool)
-        args, tool_input = bind_arguments(tool, action.tool_input)
+        tool, written = resolve_call(action.tool, action.tool_input, self.tools)
+        args, tool_input = bind_arguments(tool, written)
         call_id = f"call_{uuid.uuid4().hex[:12]}"
         bound = replace(
             action,
@@ -222,6 +220,25 @@ def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
         if known.startswith(cleaned) or cleaned.startswith(known)
     ]
     return matches[0] if len(matches) == 1 else None
+
+
+def resolve_call(
+    name: str, tool_input: ActionInput, tools: Sequence[BaseTool]
+) -> tuple[BaseTool | None, ActionInput]:
+    """The tool an action names (`resolve_tool`) and its input, or a tool's call wrapped in code.
+
+    Small models wrap a call in code: `Action: python` with `Action Input: area(radius=5)`, or
+    `print("Area:", area(radius=5))`. When no tool has the action's name, the first argument
+    that is a call of a tool (`parse_tool_call`) is the call; otherwise the input is as written.
+    """
+    if (tool := resolve_tool(name, tools)) is not None:
+        return tool, tool_input
+    given = tool_input if isinstance(tool_input, dict) else {"": tool_input}
+    values = [*given.get(POSITIONAL_ARGS, []), *given.values()]
+    for call in (parse_tool_call(value) for value in values if isinstance(value, str)):
+        if call is not None and (wrapped := resolve_tool(call[0], tools)) is not None:
+            return wrapped, call[1]
+    return None, tool_input
 
 
 def _named_at_end(sentence: str, lowered: dict[str, BaseTool]) -> str:

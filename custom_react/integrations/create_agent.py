@@ -59,7 +59,7 @@ from custom_react.running.model_call import was_cut_off
 from custom_react.running.options import check_types
 from custom_react.scratchpad import message_exchanges, render_transcript
 from custom_react.steps import REACT_LOG, Exchange
-from custom_react.toolbox import resolve_tool
+from custom_react.toolbox import resolve_call
 
 FORMAT_ERROR = "react_format_error"
 """The `response_metadata` key marking a reply that broke the format, and the error after it."""
@@ -174,12 +174,12 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
             cut_off = was_cut_off(message, self.step_format.stop)  # at the token limit: inside it?
             step = parse_step(text, self.step_format.parse, self.language, cut_off=cut_off)
             if isinstance(step, Action):
-                chosen = resolve_tool(step.tool, tools)
+                chosen, written = resolve_call(step.tool, step.tool_input, tools)
                 if chosen is None:  # named here, with the agent's tools only: no internal name
                     raise ParseError(
                         unknown_tool_message(step.tool, list(tools), self.language), text
                     )
-                args, _ = bind_arguments(chosen, step.tool_input)
+                args, _ = bind_arguments(chosen, written)
                 if problem := argument_problem(chosen, args, self.language):  # a format error
                     raise ParseError(problem, text)
                 return ModelResponse(result=[with_call(message, step.log, chosen.name, args)])

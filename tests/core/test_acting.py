@@ -11,7 +11,7 @@ from custom_react.acting import run_tool as run_tool_steps
 from custom_react.arguments import tool_arguments
 from custom_react.running.calls import Loop
 from custom_react.steps import ToolStep
-from custom_react.toolbox import resolve_tool, truncate
+from custom_react.toolbox import resolve_call, resolve_tool, truncate
 
 
 def run_plainly(loop: Loop[Any]) -> Any:
@@ -112,6 +112,32 @@ WRITTEN = {"path": "a.txt", "content": "hi"}
 def test_resolve_tool(written, expected):
     found = resolve_tool(written, TOOLS)
     assert (found.name if found else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "tool_input", "expected"),
+    [
+        # a tool's call wrapped in code: the call is the step
+        ("python", 'calculator("2 * 3")', ("calculator", "2 * 3")),
+        ("python", "write_file(path='a.txt', content='hi')", ("write_file", WRITTEN)),
+        ("print", {"*args": ["The file:", 'read_file("a.txt")']}, ("read_file", "a.txt")),
+        ("sum", {"*args": ["calculator('1+1')", "calculator('2+2')"]}, ("calculator", "1+1")),
+        ("code", {"code": "search(query='rose')"}, ("search", {"query": "rose"})),
+        # a tool the action names is kept, whatever its input looks like
+        ("calculator", 'search("rose")', ("calculator", 'search("rose")')),
+        # no tool's call inside: unknown, with the input as written
+        ("python", "print(df.shape)", (None, "print(df.shape)")),
+        ("python", "rose price", (None, "rose price")),
+        (
+            "print",
+            {"*args": ["hello", "browser('x')"]},
+            (None, {"*args": ["hello", "browser('x')"]}),
+        ),
+    ],
+)
+def test_resolve_call(name, tool_input, expected):
+    found, written = resolve_call(name, tool_input, TOOLS)
+    assert (found.name if found else None, written) == expected
 
 
 @pytest.mark.parametrize(

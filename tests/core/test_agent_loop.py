@@ -46,6 +46,26 @@ def test_one_tool_call(script, tools, calls):
     model.assert_consumed()
 
 
+@pytest.mark.parametrize(
+    ("step_format", "reply"),
+    [
+        ("text", "Thought: compute it\nAction: python\nAction Input: calculator('2 * 7')"),
+        ("xml", "<thought>compute it</thought>\n<action>print(calculator('2 * 7'))</action>"),
+        (
+            "json",
+            '{"thought": "compute it", "action": "python", "action_input": "calculator(\'2 * 7\')"}',
+        ),
+    ],
+)
+def test_a_call_wrapped_in_code_runs_the_tool_it_calls(script, tools, calls, step_format, reply):
+    # Small models wrap a call in code (`python`, `print(...)`): no tool has that name, the call
+    # inside names one, so that call is the step, in every format.
+    model = script(reply, "Final Answer: 14")
+    events, _ = run(CustomReActAgent(model.model, tools, format=step_format))
+    assert events[:2] == [("action", "calculator", "2 * 7"), ("observation", "ok", "14")]
+    assert calls.calls == [("calculator", "2 * 7")]
+
+
 def test_several_tool_calls_feed_each_observation_back(script, tools, calls):
     model = script(
         "Thought: find the price\nAction: search\nAction Input: rose price",

@@ -51,6 +51,21 @@ def test_a_text_action_becomes_a_tool_call_the_graph_runs(
     assert "Final Answer: 391" in final.response_metadata["react_log"]
 
 
+def test_a_call_wrapped_in_code_runs_the_tool_it_calls(
+    script: Callable[..., Script], tools: list[BaseTool], calls: Calls
+) -> None:
+    wrapped = "Thought: I need the product.\nAction: python\nAction Input: calculator('17 * 23')"
+    model = script(wrapped, "Final Answer: 391")
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
+
+    messages = run(agent)
+
+    assert calls.calls == [("calculator", "17 * 23")]
+    assert [(c["name"], c["args"]) for c in messages[1].tool_calls] == [  # type: ignore[attr-defined]
+        ("calculator", {"expression": "17 * 23"})
+    ]
+
+
 def test_the_model_sees_tools_in_the_prompt_and_the_steps_as_a_transcript(
     script: Callable[..., Script], tools: list[BaseTool]
 ) -> None:
