@@ -227,16 +227,17 @@ def resolve_call(
 ) -> tuple[BaseTool | None, ActionInput]:
     """The tool an action names (`resolve_tool`) and its input, or a tool's call wrapped in code.
 
-    Small models wrap a call in code: `Action: python` with `Action Input: area(radius=5)`, or
-    `print("Area:", area(radius=5))`. When no tool has the action's name, the first argument
-    that is a call of a tool (`parse_tool_call`) is the call; otherwise the input is as written.
+    Small models wrap a call in code (`Action: python`, `Action Input: area(radius=5)`). When no
+    tool has the action's name, the first argument that calls a tool by its exact name (any case;
+    no prefix: code calls `sum` and `str`) is the step; otherwise the input is as written.
     """
     if (tool := resolve_tool(name, tools)) is not None:
         return tool, tool_input
+    by_name = {tool.name.lower(): tool for tool in tools}
     given = tool_input if isinstance(tool_input, dict) else {"": tool_input}
     values = [*given.get(POSITIONAL_ARGS, []), *given.values()]
     for call in (parse_tool_call(value) for value in values if isinstance(value, str)):
-        if call is not None and (wrapped := resolve_tool(call[0], tools)) is not None:
+        if call is not None and (wrapped := by_name.get(call[0].lower())) is not None:
             return wrapped, call[1]
     return None, tool_input
 

@@ -133,6 +133,8 @@ def test_resolve_tool(written, expected):
             {"*args": ["hello", "browser('x')"]},
             (None, {"*args": ["hello", "browser('x')"]}),
         ),
+        ("print", "Calculator('2+2')", ("calculator", "2+2")),  # any case
+        ("print", "calc('2+2')", (None, "calc('2+2')")),  # no prefix inside code
     ],
 )
 def test_resolve_call(name, tool_input, expected):
