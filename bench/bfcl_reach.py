@@ -1,31 +1,60 @@
-"""Which stored BFCL runs of ours a change to reading the Action Input can reach, to run again.
+"""Which stored BFCL runs of ours a change to reading an action can reach, to run again.
 
-A change to how a written input is bound to a tool (`custom_react/arguments.py`) or to what an
-unknown argument's refusal says (`argument_checks.py`) alters a run only where its transcript shows
-one of these: an Action Input in text that names an argument (`religion: "Buddhism"`,
-`query="rose"`), an object inside other words (`a JSON object such as {...}`), or a refusal for
-an argument the tool does not have. Every other run would read the same replies the same way. This
-prints, per model and category, the cases of our agents (text, XML, JSON, `create_agent_text`)
-where one shows, as arguments for `python -m bench.bfcl --redo`:
+Two kinds of change, each reaching only the runs whose transcript shows what it reads:
 
-    python -m bench.bfcl_reach    # then, per line: --model M --categories C --ids IDS --half all
+- `--kind inputs` (the default): how a written input is bound to a tool
+  (`custom_react/arguments.py`) or what an unknown argument's refusal says (`argument_checks.py`):
+  an Action Input in text that names an argument (`religion: "Buddhism"`, `query="rose"`), an
+  object inside other words (`a JSON object such as {...}`), or a refusal for an argument the
+  tool does not have.
+- `--kind wrapped-calls`: a tool's call wrapped in code (`toolbox.resolve_call`): a refusal of
+  an unknown tool after an action whose input holds a call of one of the case's tools (`Action:
+  python`, `Action Input: area(radius=5)`; `print(area(radius=5))`).
+
+Every other run would read the same replies the same way. This prints, per model and category,
+the cases of our agents (text, XML, JSON, `create_agent_text`) where one shows, as arguments for
+`python -m bench.bfcl --redo`:
+
+    python -m bench.bfcl_reach [--kind K]   # then, per line: --model M --categories C --ids IDS --half all
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 from pathlib import Path
 
-from bench.bfcl_cases import is_multi_turn, newest_runs
+from langchain_core.tools import BaseTool
+
+from bench.bfcl_cases import Case, is_multi_turn, load_cases, newest_runs, recording_tools
 from custom_react.compare.runners.fingerprint import reads_our_prompt
+from custom_react.parsing.action_input import parse_action_input
+from custom_react.toolbox import resolve_call
 
 RESULTS = Path(__file__).resolve().parent / "results" / "bfcl"
 NAMED = re.compile(r"\s*[A-Za-z_]\w*[ \t]*[:=](?!=)(?!//)")
 REFUSED = ("has no argument", "没有参数")  # an unknown-argument refusal (`messages_*.toml`)
+UNKNOWN_TOOL = ("is not a valid tool", "不是可用的工具")  # an unknown tool's (`messages_*.toml`)
 
 
-def reached(transcript: list[str]) -> bool:
-    """Whether a run's transcript shows an input or a refusal the change reads differently."""
+def wraps_a_call(transcript: list[str], tools: list[BaseTool]) -> bool:
+    """Whether an unknown tool was refused after an action whose input calls one of `tools`."""
+    for index, line in enumerate(transcript):
+        if any(words in line for words in UNKNOWN_TOOL):
+            before = transcript[:index]
+            name = next((t for t in reversed(before) if t.startswith("Action:")), "")
+            written = next((t for t in reversed(before) if t.startswith("Action Input:")), "")
+            tool_input = parse_action_input(written.removeprefix("Action Input:"))
+            if resolve_call(name.removeprefix("Action:").strip(), tool_input, tools)[0]:
+                return True
+    return False
+
+
+def reached(transcript: list[str], tools: list[BaseTool] | None = None) -> bool:
+    """Whether a run's transcript shows an input or a refusal the change reads differently.
+
+    The text alone says it: `tools` is taken, and not read, to match `wraps_a_call`.
+    """
     if any(words in line for line in transcript for words in REFUSED):
         return True
     written = [
@@ -36,19 +65,30 @@ def reached(transcript: list[str]) -> bool:
     return any(not text.startswith("{") and (NAMED.match(text) or "{" in text) for text in written)
 
 
-def reach(path: Path) -> dict[str, list[str]]:
+KINDS = {"inputs": reached, "wrapped-calls": wraps_a_call}
+
+
+def reach(path: Path, kind: str = "inputs") -> dict[str, list[str]]:
     """Category -> the cases (any agent of ours) whose newest run the change can reach."""
     found: dict[str, set[str]] = {}
+    cases: dict[str, dict[str, Case]] = {}
     for (case, agent), run in newest_runs(path).items():
-        ours = reads_our_prompt(agent) and not is_multi_turn(run["category"])
-        if ours and reached(run["transcript"]):
+        category = run["category"]
+        if not reads_our_prompt(agent) or is_multi_turn(category):
+            continue
+        if category not in cases:
+            cases[category] = {each.id: each for each in load_cases(category)}
+        if KINDS[kind](run["transcript"], recording_tools(cases[category][case], [])):
             found.setdefault(run["category"], set()).add(case)
     return {category: sorted(cases) for category, cases in sorted(found.items())}
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kind", choices=sorted(KINDS), default="inputs")
+    kind = parser.parse_args().kind
     for path in sorted(RESULTS.glob("*.jsonl")):
-        for category, cases in reach(path).items():
+        for category, cases in reach(path, kind).items():
             print(f"--model {path.stem} --categories {category} --ids {','.join(cases)}")
 
 

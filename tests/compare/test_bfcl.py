@@ -199,6 +199,33 @@ def test_the_reach_check_finds_the_runs_a_change_to_reading_inputs_can_alter(
     assert reached(transcript) is expected
 
 
+@pytest.mark.parametrize(
+    ("action", "tool_input", "expected"),
+    [
+        ("python", "area(radius=5)", True),  # a call of the case's tool, wrapped
+        ("print", '{"*args": ["Area:", "area(radius=5)"]}', True),
+        ("python", "volume(radius=5)", False),  # a call, but of no tool of the case
+        ("search", "rose price", False),
+    ],
+)
+def test_the_reach_check_finds_the_runs_where_a_call_was_wrapped_in_code(
+    action: str, tool_input: str, expected: bool
+) -> None:
+    from langchain_core.tools import tool
+
+    from bench.bfcl_reach import wraps_a_call
+
+    @tool
+    def area(radius: int) -> str:
+        """The area of a circle."""
+        return str(radius)
+
+    refused = f"Observation: '{action}' is not a valid tool. Use one of: area."
+    transcript = ["Thought: t", f"Action: {action}", f"Action Input: {tool_input}", refused]
+    assert wraps_a_call(transcript, [area]) is expected
+    assert wraps_a_call(transcript[:3], [area]) is False  # no refusal: nothing to read again
+
+
 def test_the_reparse_check_reads_every_stored_step_of_ours_and_names_what_moved(tmp_path):
     from bench.bfcl_reparse import read_differently, read_steps
 
