@@ -74,14 +74,15 @@ EXAMPLE_FILES = ["examples", "examples_xml", "examples_json", "examples_action_f
 @pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("name", EXAMPLE_FILES)
 def test_bundled_examples_are_whole_with_the_tools_they_call(name, language):
-    assert bundled_examples(name, language, [search, calculator]) == load_template(name, language)
+    tools = [search, calculator, write_file]
+    assert bundled_examples(name, language, tools) == load_template(name, language)
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("name", EXAMPLE_FILES)
 def test_an_example_calling_a_tool_the_agent_lacks_is_left_out(name, language):
     """An example would teach the model to call a tool it does not have."""
-    assert bundled_examples(name, language, [write_file, current_date]) == ""
+    assert bundled_examples(name, language, [current_date]) == ""
     calculator_only = bundled_examples(name, language, [calculator])
     assert "calculator" in calculator_only and "search" not in calculator_only
     assert calculator_only.startswith("\n") and calculator_only.endswith("\n")
@@ -225,3 +226,15 @@ def test_a_fingerprint_is_the_hash_of_one_languages_system_prompt(monkeypatch, l
     change_prompt(monkeypatch, language)
     assert prompt_fingerprint(TOOLS, language=language) != expected
     assert prompt_fingerprint(TOOLS, language=other) == untouched
+
+
+def test_the_xml_format_shows_a_call_only_of_a_tool_the_agent_has():
+    # The rule names no tool; a one-line call of each bundled tool the agent has shows the form.
+    def system(tools: list) -> str:
+        prompt = get_format("xml").build_prompt(tools, examples=True)
+        return prompt.format_messages(input="q")[0].text
+
+    assert 'write_file("notes.txt", "hello")' in system([write_file])
+    assert 'search("rose price")' not in system([write_file])
+    assert 'search("rose price")' in system([search, calculator])
+    assert "rose price" not in system([calculator]) and "notes.txt" not in system([calculator])
