@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from langchain_core.tools import BaseTool
@@ -50,11 +51,8 @@ def wraps_a_call(transcript: list[str], tools: list[BaseTool]) -> bool:
     return False
 
 
-def reached(transcript: list[str], tools: list[BaseTool] | None = None) -> bool:
-    """Whether a run's transcript shows an input or a refusal the change reads differently.
-
-    The text alone says it: `tools` is taken, and not read, to match `wraps_a_call`.
-    """
+def reached(transcript: list[str]) -> bool:
+    """Whether a run's transcript shows an input or a refusal the change reads differently."""
     if any(words in line for line in transcript for words in REFUSED):
         return True
     written = [
@@ -65,7 +63,10 @@ def reached(transcript: list[str], tools: list[BaseTool] | None = None) -> bool:
     return any(not text.startswith("{") and (NAMED.match(text) or "{" in text) for text in written)
 
 
-KINDS = {"inputs": reached, "wrapped-calls": wraps_a_call}
+KINDS: dict[str, Callable[[list[str], list[BaseTool]], bool]] = {
+    "inputs": lambda transcript, _tools: reached(transcript),  # the text alone says it
+    "wrapped-calls": wraps_a_call,
+}
 
 
 def reach(path: Path, kind: str = "inputs") -> dict[str, list[str]]:
