@@ -24,6 +24,7 @@ from custom_react.formats import FORMAT_NAMES, get_format
 from custom_react.parsing.call_syntax import POSITIONAL_ARGS
 from custom_react.prompt import build_react_prompt
 from custom_react.prompts import load_template
+from custom_react.steps import ToolStep
 from tests.conftest import summarize
 
 ROSE = "A rose stem costs 1.2 yuan wholesale in Kunming."
@@ -223,13 +224,19 @@ def test_english_and_chinese_templates_match(name):
 @pytest.mark.parametrize("name", list(FORMAT_NAMES))
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_the_worked_examples_parse_with_their_format(name, language):
-    example = load_template(get_format(name).examples, language)
-    lines = [line for line in example.splitlines() if line.strip()]
+    parse = get_format(name).parse
+    blocks = load_template(get_format(name).examples, language).strip("\n").split("\n\n")
+    worked = next(block for block in blocks if "observation" in block.lower())
+    lines = [line for line in worked.splitlines() if line.strip()]
     cut = next(i for i, line in enumerate(lines) if "observation" in line.lower())
-    step = get_format(name).parse("\n".join(lines[1:cut]))
+    step = parse("\n".join(lines[1:cut]))
     assert (step.tool, step.tool_input) == ("calculator", "3 * 4.5 * 1.10")
-    answer = get_format(name).parse("\n".join(lines[cut + 1 :]))
+    answer = parse("\n".join(lines[cut + 1 :]))
     assert "14.85" in answer.output
+    # Any other block is one call that shows the form (the XML format's `search`, `write_file`).
+    calls = [parse(block) for block in blocks if block is not worked]
+    assert all(isinstance(call, ToolStep) for call in calls)
+    assert {call.tool for call in calls} <= {"search", "write_file"}
 
 
 @tool
