@@ -4,12 +4,12 @@
 options that apply to all of them; `request` binds a parsed step (`steps.ToolStep`) to the tool
 it names, once, and returns both; `over_budget` is the tool-call budget, whole.
 Underneath, `resolve_tool` forgives how models write tool names (case, markdown, escapes,
-trailing punctuation, a unique prefix), `resolve_call` finds a tool's call wrapped in code, and `arguments.bind_arguments` maps an Action Input onto
-the tool's argument schema. A tool's `metadata` says what the loop's guards read:
-`requires_approval` (read by `pausing/approval.py`), `repeatable`, `max_calls`,
-`poll_interval`, `timeout`. What a tool
-returns becomes text (`observation_text`), cut with a visible marker (`truncate`). Deciding
-whether a tool runs, and the messages when it does not, is `acting.py`'s job.
+trailing punctuation, a unique prefix), `resolve_call` finds a tool's call wrapped in code, and
+`arguments.bind_arguments` maps an Action Input onto the tool's argument schema. A tool's
+`metadata` says what the loop's guards read: `requires_approval` (read by `pausing/approval.py`),
+`repeatable`, `max_calls`, `poll_interval`, `timeout`. What a tool returns becomes text
+(`observation_text`), cut with a visible marker (`truncate`). Deciding whether a tool runs, and
+the messages when it does not, is `acting.py`'s job.
 """
 
 from __future__ import annotations
@@ -203,9 +203,8 @@ def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
     on into more text (`search Action Input: x`) is not taken for `search` with its input lost.
     Returns None when nothing or more than one tool fits.
     """
-    by_name = {tool.name: tool for tool in tools}
-    if name in by_name:
-        return by_name[name]
+    if (exact := next((tool for tool in tools if tool.name == name), None)) is not None:
+        return exact  # the common case, found without building anything
     lowered = {tool.name.lower(): tool for tool in tools}
     meant = clean_tool_name(name)
     cleaned = _SEPARATORS.sub("_", meant).lower()
