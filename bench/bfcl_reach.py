@@ -23,7 +23,9 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 from langchain_core.tools import BaseTool
 
@@ -63,25 +65,31 @@ def reached(transcript: list[str]) -> bool:
     return any(not text.startswith("{") and (NAMED.match(text) or "{" in text) for text in written)
 
 
-KINDS: dict[str, Callable[[list[str], list[BaseTool]], bool]] = {
-    "inputs": lambda transcript, _tools: reached(transcript),  # the text alone says it
-    "wrapped-calls": wraps_a_call,
+@cache
+def _cases(category: str) -> dict[str, Case]:
+    return {case.id: case for case in load_cases(category)}
+
+
+def _wraps_a_call(run: dict[str, Any]) -> bool:
+    """`wraps_a_call` with the tools of the run's case (only this kind reads BFCL's data)."""
+    tools = recording_tools(_cases(run["category"])[run["id"]], [])
+    return wraps_a_call(run["transcript"], tools)
+
+
+KINDS: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "inputs": lambda run: reached(run["transcript"]),
+    "wrapped-calls": _wraps_a_call,
 }
 
 
 def reach(path: Path, kind: str = "inputs") -> dict[str, list[str]]:
     """Category -> the cases (any agent of ours) whose newest run the change can reach."""
     found: dict[str, set[str]] = {}
-    cases: dict[str, dict[str, Case]] = {}
     for (case, agent), run in newest_runs(path).items():
-        category = run["category"]
-        if not reads_our_prompt(agent) or is_multi_turn(category):
-            continue
-        if category not in cases:
-            cases[category] = {each.id: each for each in load_cases(category)}
-        if KINDS[kind](run["transcript"], recording_tools(cases[category][case], [])):
+        ours = reads_our_prompt(agent) and not is_multi_turn(run["category"])
+        if ours and KINDS[kind](run):
             found.setdefault(run["category"], set()).add(case)
-    return {category: sorted(cases) for category, cases in sorted(found.items())}
+    return {category: sorted(ids) for category, ids in sorted(found.items())}
 
 
 def main() -> None:
