@@ -107,11 +107,18 @@ _PLACEHOLDER = (
 )
 
 
+_SCHEMA_TYPE = re.compile(
+    r"""['"]type['"]\s*[:,]\s*['"](?:string|integer|number|boolean|array|object)['"]"""
+)
+"""A JSON schema's `"type": "string"` (or `('type', 'string')`, as Python prints one)."""
+
+
 def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
     """Whether the model wrote the description of an input instead of one.
 
     Small models copy the tool list's input line (`expression (string) as plain text`, `the
-    query itself`) or the argument's name as the input. Caught for tools with one text argument,
+    query itself`), the argument's name, or the argument's schema (`{'query': {'title': 'Query',
+    'type': 'string'}}`, in any notation) as the input. Caught for tools with one text argument,
     where such an input can only be a copy.
     """
     if len(args) != 1:
@@ -122,4 +129,7 @@ def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
     written = value.strip().strip("'\"`.").strip().lower()
     pattern = _PLACEHOLDER.format(name=re.escape(name.lower().replace("_", " ")))
     copied = re.fullmatch(pattern, written.replace("_", " ")) is not None
-    return copied and len(tool_schema(tool).args) == 1
+    schema = _SCHEMA_TYPE.search(value) is not None and re.search(
+        rf"""['"]{re.escape(name)}['"]""", value, re.IGNORECASE
+    )
+    return (copied or bool(schema)) and len(tool_schema(tool).args) == 1

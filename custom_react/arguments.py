@@ -31,7 +31,8 @@ def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
     object whose key does not exist is renamed to the tool's only argument. Positional arguments
     of a call (`write_file("a.txt", "hi")`, kept under `POSITIONAL_ARGS`) fill the arguments not
     given by keyword, in schema order; extra ones are joined into the last. Tools without
-    arguments ignore the input. Words around the tool's arguments as a JSON object (`a JSON
+    arguments ignore the input; an empty input gives no arguments (a tool without a schema, a
+    legacy `Tool`, gets the empty text). Words around the tool's arguments as a JSON object (`a JSON
     object such as {"a": 1}`, the tool list's own words copied) leave the object
     (`object_in_words`); arguments named in plain text (`query="rose"`, `religion: "Buddhism"`)
     are read by their names (`named_in_text`).
@@ -39,6 +40,8 @@ def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
     names = list(tool_schema(tool).args)
     if not names:
         return {}
+    if tool_input == "" and tool_schema(tool).validator is not None:
+        return {}  # nothing written: a default applies, a required argument is named as missing
     if isinstance(tool_input, str):
         written = object_in_words(tool, tool_input) or named_in_text(tool, tool_input)
         return written or {names[0]: tool_input}

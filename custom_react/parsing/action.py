@@ -65,6 +65,8 @@ _CALL_OPENERS = ("{", "```", "<tool_call>", "<function=", "[", "<|", "<｜")
 _MARKDOWN = " \t*`"
 _CALL_NAME = re.compile(r"[A-Za-z_]\w*+(?=[(\[])")  # `finish(`, `Finish[`: no space before it
 _COMMA_FORM = re.compile(r"(?P<name>[^\s,(\[]++)[ \t]*+,[ \t]*+(?P<input>.*)")  # `tool, 'input'`
+# `tool: input` (a name that opens with a letter; not a URL's `https://`)
+_COLON_FORM = re.compile(r"(?P<name>\w[^\s:：,(\[{]*+)[ \t]*+[:：](?!//)[ \t]*+(?P<input>\S.*)")
 
 
 @dataclass(frozen=True)
@@ -172,8 +174,8 @@ def read_action(written: str, action_input: str | None = None) -> WrittenCall:
 
     Args:
         written: The action as written: a JSON call (LangChain's blob, maybe fenced), a call
-            (`search("rose")`, the paper's `search[rose]`), `tool, "input"`, or a name alone on
-            its line with the input (if any) on the lines below. `Final Answer: text` with no
+            (`search("rose")`, the paper's `search[rose]`), `tool, "input"`, `tool: input`, or a
+            name alone on its line with the input (if any) on the lines below. `Final Answer: text` with no
             input is the answer written where the name goes: a call of the final answer.
         action_input: The separate Action Input, when the reply has one. When the name escapes
             its underscores as markdown does (`web\\_search`), the input's escapes go too.
@@ -190,8 +192,10 @@ def read_action(written: str, action_input: str | None = None) -> WrittenCall:
         return found[1]
     if _may_be_call(written) and (call := parse_tool_call(written.strip(_MARKDOWN))):  # `Finish[x]`
         return WrittenCall(clean_tool_name(call[0]), call[1])
-    if comma := _COMMA_FORM.fullmatch(first.strip(_MARKDOWN)):
-        return WrittenCall(clean_tool_name(comma.group("name")), parse_action_input(comma["input"]))
+    for form in (_COLON_FORM, _COMMA_FORM):  # `tool: input`, `tool, "input"`: the input follows
+        if written_with := form.fullmatch(first.strip(_MARKDOWN)):
+            name, tool_input = written_with["name"], written_with["input"]
+            return WrittenCall(clean_tool_name(name), parse_action_input(tool_input))
     return WrittenCall(clean_tool_name(first), parse_action_input(rest))
 
 

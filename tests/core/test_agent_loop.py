@@ -217,6 +217,9 @@ def test_a_failed_call_asked_again_runs_again(script, tools, calls):
         ("search", "the query itself"),
         ("search", "Query"),
         ("search", "the input for the tool"),
+        # the argument's schema, as a tool list or a framework printed it
+        ("search", 'query: {"title": "Query", "type": "string"}'),
+        ("search", "{'query': AttributedDict([('title', 'Query'), ('type', 'string')])}"),
     ],
 )
 def test_an_input_copied_from_the_tool_list_is_not_run(script, tools, calls, tool_name, written):
@@ -227,7 +230,15 @@ def test_an_input_copied_from_the_tool_list_is_not_run(script, tools, calls, too
     assert calls.calls == []
 
 
-@pytest.mark.parametrize("written", ["the expression 2 + 2", "2 + 2", "expressions of joy"])
+@pytest.mark.parametrize(
+    "written",
+    [
+        "the expression 2 + 2",
+        "2 + 2",
+        "expressions of joy",
+        'json schema "type": "string" example',  # a schema's words without the argument's name
+    ],
+)
 def test_a_real_input_that_mentions_the_argument_runs(script, tools, calls, written):
     model = script(f"Action: search\nAction Input: {written}", "Final Answer: x")
     run(CustomReActAgent(model.model, tools))

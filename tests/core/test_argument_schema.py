@@ -187,6 +187,56 @@ def test_the_arguments_written_inside_other_words_run(script: Any, step_format: 
     assert calls == [{"base": 4, "height": 2}]
 
 
+@pytest.mark.parametrize("step_format", ["text", "xml", "json", "middleware"])
+def test_an_action_with_no_input_names_the_argument_it_needs(script: Any, step_format: str) -> None:
+    # Nothing written after the tool's name: its required argument is missing (a format error,
+    # nothing ran), and an argument with a default takes it.
+    seen: list[tuple[str, str]] = []
+
+    @tool
+    def lookup(query: str) -> str:
+        """Look a query up."""
+        seen.append(("lookup", query))
+        return "found"
+
+    @tool
+    def list_files(directory: str = ".") -> str:
+        """List the files of a directory."""
+        seen.append(("list_files", directory))
+        return "a.txt"
+
+    replies = {
+        "text": ("Thought: t\nAction: lookup", "Thought: t\nAction: list_files", "Final Answer: a"),
+        "xml": ("<action>lookup</action>", "<action>list_files</action>", "<final_answer>a"),
+        "json": ('{"action": "lookup"}', '{"action": "list_files"}', '{"final_answer": "a"}'),
+    }
+    model = script(*replies.get(step_format, replies["text"]))
+    if step_format == "middleware":
+        pytest.importorskip("langchain.agents")
+        from langchain.agents import create_agent
+
+        from custom_react.integrations.create_agent import TextReActMiddleware
+
+        graph = create_agent(model.model, [lookup, list_files], middleware=[TextReActMiddleware()])
+        assert graph.invoke({"messages": [("user", "Files?")]})["messages"][-1].content == "a"
+    else:
+        agent = CustomReActAgent(model.model, [lookup, list_files], format=step_format)
+        result = agent.invoke("Files?")
+        assert result["output"] == "a"
+        statuses = [m.status for m in result["messages"] if m.type == "tool"]
+        assert statuses == ["error", "success"]
+    assert seen == [("list_files", ".")]
+    assert "the required argument query (a JSON string) is missing" in model.prompts[1][-1].content
+
+
+def test_a_tool_without_a_schema_still_gets_the_empty_text() -> None:
+    from langchain_core.tools import Tool
+
+    legacy = Tool(name="now", func=lambda _: "12:00", description="The time.")
+    assert bind_arguments(legacy, "") == ({"tool_input": ""}, "")
+    assert bind_arguments(repeat, "") == ({}, "")
+
+
 def test_a_call_that_names_its_one_argument_with_a_colon_runs_with_the_value(script: Any) -> None:
     # `tool(religion: "Buddhism")`: the argument's name and a colon inside the call (XML format).
     seen: list[str] = []

@@ -407,6 +407,15 @@ CASES = [
     *variants(
         "call form with JSON", 'Action: search({"query": "{q}"})', Act("search", {"query": "{q}"})
     ),
+    # The input after the tool's name and a colon, on the Action line (no Action Input).
+    *variants("name colon input", "Thought: {t}\nAction: search: {q}", SEARCH),
+    *variants("name colon input, no space", "Action: search:{q}", SEARCH_ANY_THOUGHT),
+    *variants("name full-width colon input", "Action: search：{q}", SEARCH_ANY_THOUGHT),
+    pytest.param(
+        "Action: https://example.com/page",
+        Act("https://example.com/page", ""),
+        id="a URL stays the name",
+    ),
     # An action with no Action Input: the input is "" (a tool without arguments).
     *variants(
         "action without action input", "Thought: {t}\nAction: get_date", Act("get_date", "", "{t}")
