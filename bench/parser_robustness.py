@@ -4,7 +4,8 @@ Each case is a reply a model could write, labelled with what it means: the tool 
 arguments it should get, the final answer, or "no meaning" (the parser must refuse it). A parser
 scores a case when the step its agent would take equals the label:
 
-- ours: `parse_llm_response`, then the loop's own `resolve_call` and `tool_arguments`;
+- ours: `parse_llm_response`, then the loop's own `resolve_call` and `bind_arguments`; arguments
+  the loop's checks refuse (`argument_problem`, `placeholder_input`) count as refused;
 - the peers (`bench/peer_parsers.py`): `legacy` (LangChain's `ReActSingleInputOutputParser`, the
   parser of `create_react_agent`), `mrkl`, `react-json`, `struct-chat`, `convo` and `xml` (LangChain's
   other agent parsers), and `crewai` when `--crewai-python` names an interpreter with crewAI; each
@@ -42,7 +43,8 @@ from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
 
-from custom_react.arguments import tool_arguments
+from custom_react.argument_checks import argument_problem, placeholder_input
+from custom_react.arguments import bind_arguments
 from custom_react.parser import Action, ParseError, parse_llm_response
 from custom_react.toolbox import resolve_call
 from tools import calculator, current_date, make_search_tool
@@ -91,7 +93,10 @@ def ours(text: str, tools: list[BaseTool] = TOOLS) -> dict[str, Any]:
     tool, tool_input = resolve_call(step.tool, step.tool_input, tools)
     if tool is None:
         return {"action": step.tool, "args": None}
-    return {"action": tool.name, "args": tool_arguments(tool, tool_input)}
+    args, _ = bind_arguments(tool, tool_input)
+    if argument_problem(tool, args) or placeholder_input(tool, args):
+        return {"error": True}  # the loop refuses it before the tool runs
+    return {"action": tool.name, "args": args}
 
 
 def normalize(meaning: dict[str, Any]) -> dict[str, Any]:

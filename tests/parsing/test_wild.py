@@ -47,8 +47,6 @@ LEFT = {
     "resolver's job, which refuses a name that runs on into more words",
     "wild/langchain-10792": "a sentence in place of the tool name: the loop answers that no such "
     "tool exists",
-    "wild/llama_index-16773": "the tool's schema copied as its input: the loop's argument check "
-    "catches it, the parser does not know schemas",
     "wild/easy-llm-cli-57": "one prompt's own pseudo-call in prose (`[tool_call: read_file for "
     "absolute_path '...']`)",
 }
