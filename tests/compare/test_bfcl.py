@@ -229,13 +229,25 @@ def test_the_reach_check_finds_the_runs_where_a_call_was_wrapped_in_code(
 def test_the_reparse_check_reads_every_stored_step_of_ours_and_names_what_moved(tmp_path):
     from bench.bfcl_reparse import read_differently, read_steps
 
-    step = "Thought: t\nAction: search\nAction Input: rose"
-    run = {"id": "c1", "agent": "text", "key": "k", "transcript": [step, "Observation: 3", "x y"]}
-    append(tmp_path / "m.jsonl", run)
-    append(tmp_path / "m.jsonl", {**run, "agent": "legacy"})  # not ours: not read
+    # A transcript holds lines; a step is the lines between two observations.
+    call = 'Action Input: {"base": "10", "height": 5}'
+    lines = ["Thought: t", "Action: calculate_triangle_area", call, "Observation: done"]
+    lines += [
+        "Thought: t",
+        "Action: calculate_triangle_area",
+        "Observation: no",
+        "Final Answer: 25",
+    ]
+    run = {"id": "simple_python_0", "category": "simple_python", "agent": "text", "key": "k"}
+    append(tmp_path / "m.jsonl", {**run, "transcript": lines})
+    append(tmp_path / "m.jsonl", {**run, "agent": "legacy", "transcript": lines})  # not ours
     readings = read_steps(tmp_path)
-    assert list(readings) == ["m|text|c1|k|0", "m|text|c1|k|2"]  # the observation is skipped
-    assert "'tool': 'search'" in readings["m|text|c1|k|0"]
-    moved = {**readings, "m|text|c1|k|2": "refused: no"}
-    assert read_differently(readings, moved) == ["m|text|c1|k|2"]
+    assert list(readings) == [f"m|text|simple_python_0|k|{index}" for index in range(3)]
+    first, second, answer = readings.values()
+    # the case's tool, the arguments as bound (coerced) and what the checks say
+    assert first.endswith("-> calculate_triangle_area({'base': 10, 'height': 5}): runs")
+    assert "the required argument base (a JSON integer) is missing" in second
+    assert "'output': '25'" in answer
+    moved = {**readings, "m|text|simple_python_0|k|2": "refused: no"}
+    assert read_differently(readings, moved) == ["m|text|simple_python_0|k|2"]
     assert read_differently(readings, readings) == []
