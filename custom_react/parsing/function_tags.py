@@ -9,11 +9,13 @@ Some chat templates ask for tool calls as a name and its arguments in tags, not 
     </parameter>
     </function>
 
-and GLM-4.5 writes `<tool_call>search<arg_key>query</arg_key><arg_value>rose</arg_value>`. A
+Llama 3.1 to 3.3 write the arguments of a tool of their own as one JSON object instead:
+`<function=search>{"query": "rose"}</function>`. GLM-4.5 writes
+`<tool_call>search<arg_key>query</arg_key><arg_value>rose</arg_value>`. A
 server that does not turn them into provider tool calls (an old template, a parser left off)
 hands them to the agent as text, sometimes flattened onto one line. `find_function_tags` reads the
 first such call: its name and each argument's value as text (one newline on each side removed,
-as the templates write them; a one-line value trimmed). Values stay text: the binding converts
+as the templates write them; a one-line value trimmed), or the JSON object it holds. Values stay text: the binding converts
 them to the tool's types (`arguments.py`), as it does for every other input. A missing closing
 tag is forgiven. Linear time: each search starts where the last one ended. Knows no tools.
 """
@@ -22,6 +24,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
+
+from custom_react.parsing.json_repair import read_json_object
 
 
 @dataclass(frozen=True)
@@ -48,7 +53,7 @@ _FORMS = (
 )
 
 
-def find_function_tags(text: str) -> tuple[int, str, dict[str, str]] | None:
+def find_function_tags(text: str) -> tuple[int, str, dict[str, Any]] | None:
     """The first call written in tags: `(where it starts, name, arguments)`, or None."""
     found = [(head, form) for form in _FORMS if (head := form.head.search(text)) is not None]
     if not found:
@@ -56,13 +61,16 @@ def find_function_tags(text: str) -> tuple[int, str, dict[str, str]] | None:
     head, form = min(found, key=lambda pair: pair[0].start())
     end = text.find(form.end, head.end())
     body = text[head.end() : end if end >= 0 else len(text)]
-    arguments: dict[str, str] = {}
+    arguments: dict[str, Any] = {}
     position = 0
     while (argument := form.argument.search(body, position)) is not None:
         stop = form.value_end.search(body, argument.end())
         value_end = len(body) if stop is None else stop.start()
         arguments.setdefault(argument["name"], _value(body[argument.end() : value_end]))
         position = stop.end() if stop is not None and stop["close"] else value_end
+    if not arguments and body.lstrip().startswith("{"):  # Llama's `<function=name>{...}`
+        written = read_json_object(body, len(body) - len(body.lstrip()))
+        arguments = written if isinstance(written, dict) else {}
     return head.start(), head["name"], arguments
 
 

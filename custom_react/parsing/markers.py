@@ -94,6 +94,12 @@ _HARMONY_TOKENS = re.compile(
     r"<\|start\|>assistant|<\|channel\|>(?:final|commentary)(?:<\|message\|>)?+"
     r"|<\|(?:end|return|call)\|>"
 )
+# A chat template's end of a turn, left in the text by a server that did not remove it; what
+# follows one is a turn the model made up. `</s>` only at the very end: elsewhere it may be HTML.
+_END_OF_TURN = re.compile(
+    r"<\|(?:im_end|eot_id|eom_id|endoftext|end_of_text|END_OF_TURN_TOKEN)\|>|<end_of_turn>"
+    r"|<｜end▁of▁sentence｜>|</s>\s*+\Z"
+)
 STEPS = ("action", "final_answer")
 _LIVE_KINDS = {"weak_answer": "final_answer"}
 """The section kinds that are a step; `weak_answer` is one only when a reply has neither."""
@@ -224,9 +230,10 @@ def strip_think(text: str) -> str:
     That is `<think>...</think>` blocks, the text before a `</think>` that comes first (the chat
     template opened the block), and all after an unclosed `<think>` -- unless that leaves nothing
     and no block was closed: then the reply was all thinking, cut off, and its text is kept. In
-    gpt-oss's channels (`strip_channels`), the analysis goes and the answer or call stays.
+    gpt-oss's channels (`strip_channels`), the analysis goes and the answer or call stays. A chat
+    template's end-of-turn token ends the reply (`end_of_turn`).
     """
-    text = strip_channels(text)
+    text = strip_channels(end_of_turn(text))
     tags = list(_THINK_TAG.finditer(text))
     inside = bool(tags) and tags[0].group(1) == "/"
     kept: list[str] = []
@@ -239,6 +246,19 @@ def strip_think(text: str) -> str:
     result = "".join(kept) + ("" if inside else text[position:])
     closed = any(tag.group(1) for tag in tags)
     return result if result.strip() or closed else _THINK_TAG.sub("", text)
+
+
+def end_of_turn(text: str) -> str:
+    """The reply up to the first end-of-turn token (`<|im_end|>`, `<|eot_id|>`, `</s>` at the end).
+
+    A server that does not remove them leaves them in the text, often with a turn the model made
+    up after them. A reply with nothing before the token keeps its text, the tokens taken out.
+    """
+    found = _END_OF_TURN.search(text)
+    if found is None:
+        return text
+    before = text[: found.start()]
+    return before if before.strip() else _END_OF_TURN.sub("", text)
 
 
 def strip_channels(text: str) -> str:

@@ -1,4 +1,5 @@
-"""Tool calls written in tags as text: Qwen3-Coder's `<function=...><parameter=...>`, GLM's."""
+"""Tool calls written in tags as text: Qwen3-Coder's `<function=...><parameter=...>`, Llama's
+`<function=...>{...}`, GLM's."""
 
 from __future__ import annotations
 
@@ -35,6 +36,11 @@ CALL = (
         ("<function=f><parameter=a>1</parameter><parameter=a>2</parameter></function>"
          "<function=g><parameter=b>3</parameter></function>", ("f", {"a": "1"})),
         ("<function=ping>\n</function>", ("ping", {})),
+        # Llama 3.1 to 3.3: the arguments as one JSON object (repaired like every JSON input).
+        ('<function=get_weather>{"city": "Dallas", "days": 3}</function>',
+         ("get_weather", {"city": "Dallas", "days": 3})),
+        ("<function=get_weather> {'city': 'Dallas'}", ("get_weather", {"city": "Dallas"})),
+        ('<function=f>[1, 2]</function>', ("f", {})),  # not an object: no arguments
         # GLM-4.5's form: the name after <tool_call>, then key and value tags.
         ("<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Dallas</arg_value>\n"
          "<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>",

@@ -416,6 +416,22 @@ CASES = [
         Act("https://example.com/page", ""),
         id="a URL stays the name",
     ),
+    # A chat template's end-of-turn token left in the text ends the reply; a made-up turn after
+    # it goes too. `</s>` counts only at the very end.
+    *variants("im_end after the input", ACTION + "<|im_end|>", SEARCH),
+    *variants(
+        "eot_id, then a made-up user turn",
+        "Thought: {t}\nFinal Answer: {a}<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nok",
+        Final("{a}", "{t}"),
+    ),
+    *variants("end_of_turn after the answer", "Final Answer: {a}<end_of_turn>\n", Final("{a}")),
+    *variants("closing s tag at the end", "Final Answer: {a}</s>", Final("{a}")),
+    pytest.param(
+        "Final Answer: <s>was</s> is 25 dollars",
+        Final("<s>was</s> is 25 dollars"),
+        id="a closing s tag inside the text stays",
+    ),
+    pytest.param("<|im_end|>Final Answer: 25", Final("25"), id="nothing before the token"),
     # An action with no Action Input: the input is "" (a tool without arguments).
     *variants(
         "action without action input", "Thought: {t}\nAction: get_date", Act("get_date", "", "{t}")
