@@ -76,13 +76,15 @@ def named_in_text(tool: BaseTool, text: str) -> dict[str, Any] | None:
 
     For a tool of one argument, its name then the value (`religion: "Buddhism"`: "Buddhism"; the
     rest of the text, as written, unless quoted). For several, every comma-separated part names
-    one of them (`base=10, height=5`). Values are read as in a call (`parsing/call_syntax.py`).
+    one of them (`base=10, height=5`). A name matches in any case (`Query: rose`). Values are read
+    as in a call (`parsing/call_syntax.py`).
     """
     arguments = tool_schema(tool).args
+    by_lower = {name.lower(): name for name in arguments}
     if len(arguments) == 1:
         (name,) = arguments
         named = NAMED_ARGUMENT.match(text)
-        if named is None or named.group("name") != name:
+        if named is None or named.group("name").lower() != name.lower():
             return None
         rest = text[named.end() :].strip()
         as_written = _one_text_argument(arguments) and rest[:1] not in ("'", '"')
@@ -90,9 +92,9 @@ def named_in_text(tool: BaseTool, text: str) -> dict[str, Any] | None:
     found: dict[str, Any] = {}
     for part in split_arguments(text):
         named = NAMED_ARGUMENT.match(part)
-        if named is None or named.group("name") not in arguments:
+        if named is None or named.group("name").lower() not in by_lower:
             return None
-        found[named.group("name")] = read_value(part[named.end() :])
+        found[by_lower[named.group("name").lower()]] = read_value(part[named.end() :])
     return found or None
 
 

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 from custom_react.parsing.action import WrittenCall, final_answer_call, find_call, read_action
 from custom_react.parsing.action_input import MAX_INPUT_DEPTH, ActionInput, input_depth
-from custom_react.parsing.markers import MARKERS, STEPS, Section, split_sections, strip_think
+from custom_react.parsing.markers import MARKERS, STEPS, Section, split_sections
+from custom_react.parsing.thinking import strip_think
 from custom_react.prompts import LANGUAGES, message
 from custom_react.steps import ToolStep
 

@@ -26,7 +26,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCa
 from pydantic import TypeAdapter, ValidationError
 
 from custom_react.parsing.action_input import ActionInput
-from custom_react.parsing.markers import strip_think
+from custom_react.parsing.thinking import strip_think
 
 _NOT_RUN = Literal["unknown_tool", "invalid_input", "placeholder_input", "repeated", "over_budget"]
 ObservationStatus = Literal["ok", "error", "denied", _NOT_RUN]

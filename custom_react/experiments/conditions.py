@@ -26,7 +26,7 @@ from custom_react.compare.runners import Runner, RunOutcome
 from custom_react.compare.runners.custom import agent_runner, custom_runner, question_language
 from custom_react.formats import TEXT, ReActFormat
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
-from custom_react.parsing.markers import strip_think
+from custom_react.parsing.thinking import strip_think
 from custom_react.plan import PlanAndExecuteAgent
 from custom_react.prompts import load_template
 from custom_react.running.runnable import StepRunnable

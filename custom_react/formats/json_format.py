@@ -25,7 +25,7 @@ from custom_react.formats import ReActFormat, text_step
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
 from custom_react.parsing.action import read_call, step_fields
 from custom_react.parsing.json_repair import read_json_object
-from custom_react.parsing.markers import strip_think
+from custom_react.parsing.thinking import strip_think
 from custom_react.prompt import TEXT_QUESTION, InputStyle, render_tools
 from custom_react.prompts import message
 

@@ -27,7 +27,7 @@ from langchain_core.tools import BaseTool
 from custom_react.formats import ReActFormat, text_step
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response, step_from_call
 from custom_react.parsing.action import read_action
-from custom_react.parsing.markers import strip_think
+from custom_react.parsing.thinking import strip_think
 from custom_react.prompt import argument_lines, input_example
 from custom_react.prompts import message
 

@@ -53,7 +53,7 @@ from custom_react.argument_checks import argument_problem
 from custom_react.arguments import bind_arguments
 from custom_react.formats import FormatName, ReActFormat, get_format
 from custom_react.parser import Action, ParseError, parse_step
-from custom_react.parsing.markers import strip_think
+from custom_react.parsing.thinking import strip_think
 from custom_react.prompts import check_language
 from custom_react.running.model_call import was_cut_off
 from custom_react.running.options import check_types

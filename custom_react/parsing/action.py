@@ -64,6 +64,11 @@ _NAME_THEN_TEXT = re.compile(r"(?P<name>[^:：\n]++)[:：][ \t]*+(?P<text>\S.*)"
 _CALL_OPENERS = ("{", "```", "<tool_call>", "<function=", "[", "<|", "<｜")
 _MARKDOWN = " \t*`"
 _CALL_NAME = re.compile(r"[A-Za-z_]\w*+(?=[(\[])")  # `finish(`, `Finish[`: no space before it
+_FENCED_NAME = re.compile(r"\s*+```[ \t]*+\n\s*+(?P<name>[^\s`]++)\s*+```\s*+")
+# An input's own label on the line below the name, in other words than `Action Input:`.
+_INPUT_LABEL = re.compile(
+    r"\A\s*+(?:input|inputs|arguments|args|parameters|params)[ \t]*+[:：][ \t]*+", re.IGNORECASE
+)
 _COMMA_FORM = re.compile(r"(?P<name>[^\s,(\[]++)[ \t]*+,[ \t]*+(?P<input>.*)")  # `tool, 'input'`
 # `tool: input` (a name that opens with a letter; not a URL's `https://`)
 _COLON_FORM = re.compile(r"(?P<name>\w[^\s:：,(\[{]*+)[ \t]*+[:：](?!//)[ \t]*+(?P<input>\S.*)")
@@ -180,7 +185,10 @@ def read_action(written: str, action_input: str | None = None) -> WrittenCall:
         action_input: The separate Action Input, when the reply has one. When the name escapes
             its underscores as markdown does (`web\\_search`), the input's escapes go too.
     """
+    if (fenced := _FENCED_NAME.fullmatch(written)) is not None:  # ```\nsearch\n```
+        written = fenced["name"]
     first, _, rest = written.partition("\n")
+    rest = _INPUT_LABEL.sub("", rest, count=1)  # `Input: rose` on the line below the name
     if not (action_input or "").strip() and (answer := _answer_as_name(written)):
         return answer
     if action_input is not None:
@@ -194,8 +202,8 @@ def read_action(written: str, action_input: str | None = None) -> WrittenCall:
         return WrittenCall(clean_tool_name(call[0]), call[1])
     for form in (_COLON_FORM, _COMMA_FORM):  # `tool: input`, `tool, "input"`: the input follows
         if written_with := form.fullmatch(first.strip(_MARKDOWN)):
-            name, tool_input = written_with["name"], written_with["input"]
-            return WrittenCall(clean_tool_name(name), parse_action_input(tool_input))
+            name = clean_tool_name(written_with["name"])
+            return WrittenCall(name, parse_action_input(written_with["input"]))
     return WrittenCall(clean_tool_name(first), parse_action_input(rest))
 
 

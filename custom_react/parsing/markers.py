@@ -9,7 +9,7 @@ colon) that count only when the reply has no real step. A marker opens a line; i
 line only an `Action Input:` right after its `Action:`, a tag, or a capitalised `Action:` / `Final
 Answer:` after the end of a sentence or right after an empty `Thought:` count, so a word like
 "answer" in a thought never does. After the first step only its Action Input may follow: any other
-ReAct marker ends the scan (the model made up the rest). `strip_think` drops `<think>` blocks; `reply_sections` reads a reply that is
+ReAct marker ends the scan (the model made up the rest). `reply_sections` reads a reply that is
 still being written. What a section means is `parser`'s job. This module is the one home of the
 marker words: `MARKERS` (how the prompts and the rewritten log spell them), `CHINESE_MARKERS` (how
 the Chinese console shows them) and every word read. Linear time: anchored patterns whose
@@ -55,8 +55,9 @@ _WORDS = {
     "action": r"action|行动|动作|操作",
     "observation": r"observation|观察",
     "final_answer": r"final[ \t_-]*+answer|最终答案|最终回答",
-    "tool_input": r"tool[ \t_-]*+input|工具输入",
-    "tool": r"tool|工具",
+    "question": r"question",
+    "tool_input": r"(?:tool|function)[ \t_-]*+(?:input|arguments|args)|工具输入",
+    "tool": r"tool(?:[ \t_-]*+(?:name|call))?+|action[ \t_-]*+name|function[ \t_-]*+(?:name|call)|工具",
     "answer": r"answer|ai|assistant|答案|回答",
 }
 _ALIASES = {"tool_input": "action_input", "tool": "action", "answer": "weak_answer"}
@@ -84,22 +85,6 @@ _INLINE = re.compile(
 _MAY_HOLD_INLINE = re.compile(r"[:：<]")  # every marker in the middle of a line has one
 _MAY_HOLD_MARKER = re.compile(r"[:：<]|Final Answer|FINAL ANSWER|最终答案")
 _TAG_KINDS = {"tool": "action", "tool_input": "action_input", "final_answer": "final_answer"}
-_THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
-# gpt-oss's harmony format left as text: the analysis channel is its thinking; the final channel
-# is the answer; a commentary channel may hold a tool call (`token_calls.py` reads what is left).
-_ANALYSIS = re.compile(
-    r"<\|channel\|>analysis<\|message\|>.*?(?:<\|end\|>|(?=<\|start\|>)|\Z)", re.DOTALL
-)
-_HARMONY_TOKENS = re.compile(
-    r"<\|start\|>assistant|<\|channel\|>(?:final|commentary)(?:<\|message\|>)?+"
-    r"|<\|(?:end|return|call)\|>"
-)
-# A chat template's end of a turn, left in the text by a server that did not remove it; what
-# follows one is a turn the model made up. `</s>` only at the very end: elsewhere it may be HTML.
-_END_OF_TURN = re.compile(
-    r"<\|(?:im_end|eot_id|eom_id|endoftext|end_of_text|END_OF_TURN_TOKEN)\|>|<end_of_turn>"
-    r"|<｜end▁of▁sentence｜>|</s>\s*+\Z"
-)
 STEPS = ("action", "final_answer")
 _LIVE_KINDS = {"weak_answer": "final_answer"}
 """The section kinds that are a step; `weak_answer` is one only when a reply has neither."""
@@ -126,6 +111,8 @@ class _Scan:
 
     def decide(self, kind: str, alias: bool) -> str:
         """Whether to `open` a section, read the marker as `text`, or `stop` (a made-up rest)."""
+        if kind == "question":  # the template's next `Question:`: made up after a step, else text
+            return "stop" if self.stepped else "text"
         if not self.stepped:
             return "open"
         if (kind, self.sections[-1][0]) == ("action_input", "action"):
@@ -159,9 +146,19 @@ def split_sections(text: str) -> tuple[str, list[Section]]:
         scan.target.append("\n")
     sections = []
     for kind, written, tagged, parts in scan.sections:
-        body = "".join(parts).strip()
+        body = _without_closing_fence("".join(parts).strip())
         sections.append(Section(kind, html.unescape(body) if tagged else body, written))
     return "".join(scan.preamble).strip(), sections
+
+
+def _without_closing_fence(body: str) -> str:
+    """A section's text without the fence that closed a step written in a code block.
+
+    That is its last line, a lone ```, when the text holds no other fence (the fence opened
+    before the step's first marker).
+    """
+    head, newline, last = body.rpartition("\n")
+    return head.rstrip() if newline and last.strip() == "```" and "```" not in head else body
 
 
 def _scan_line(scan: _Scan, line: str) -> None:
@@ -222,55 +219,6 @@ def _inline_marker(
     if kind in STEPS and sentence_ended and not scan.stepped and not line[start].islower():
         return kind, start, word in _ALIASES
     return None
-
-
-def strip_think(text: str) -> str:
-    """Drop the model's thinking from a reply.
-
-    That is `<think>...</think>` blocks, the text before a `</think>` that comes first (the chat
-    template opened the block), and all after an unclosed `<think>` -- unless that leaves nothing
-    and no block was closed: then the reply was all thinking, cut off, and its text is kept. In
-    gpt-oss's channels (`strip_channels`), the analysis goes and the answer or call stays. A chat
-    template's end-of-turn token ends the reply (`end_of_turn`).
-    """
-    text = strip_channels(end_of_turn(text))
-    tags = list(_THINK_TAG.finditer(text))
-    inside = bool(tags) and tags[0].group(1) == "/"
-    kept: list[str] = []
-    position = 0
-    for tag in tags:
-        if not inside:
-            kept.append(text[position : tag.start()])
-        inside = tag.group(1) == ""
-        position = tag.end()
-    result = "".join(kept) + ("" if inside else text[position:])
-    closed = any(tag.group(1) for tag in tags)
-    return result if result.strip() or closed else _THINK_TAG.sub("", text)
-
-
-def end_of_turn(text: str) -> str:
-    """The reply up to the first end-of-turn token (`<|im_end|>`, `<|eot_id|>`, `</s>` at the end).
-
-    A server that does not remove them leaves them in the text, often with a turn the model made
-    up after them. A reply with nothing before the token keeps its text, the tokens taken out.
-    """
-    found = _END_OF_TURN.search(text)
-    if found is None:
-        return text
-    before = text[: found.start()]
-    return before if before.strip() else _END_OF_TURN.sub("", text)
-
-
-def strip_channels(text: str) -> str:
-    """A reply in gpt-oss's harmony channels, as plain text: without its analysis and headers.
-
-    `<|channel|>analysis<|message|>...<|end|><|start|>assistant<|channel|>final<|message|>Paris`
-    -> `Paris`. A reply that is only analysis is kept as it is (cut off while thinking).
-    """
-    if "<|channel|>" not in text:
-        return text
-    stripped = _HARMONY_TOKENS.sub("", _ANALYSIS.sub("", text))
-    return stripped if stripped.strip() else text
 
 
 def reply_sections(text: str) -> list[tuple[str, str]]:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from custom_react.parser import FinalAnswer, ParseError
-from custom_react.parsing.markers import strip_think
+from custom_react.parsing.thinking import strip_think
 from custom_react.plan.schema import (
     Plan,
     keep_dependencies,

@@ -416,6 +416,43 @@ CASES = [
         Act("https://example.com/page", ""),
         id="a URL stays the name",
     ),
+    # The template's `Question:` line: after the step, a made-up next turn (it ends the step);
+    # before it, an echo of the question (text, as before). Not a marker in an answer's text.
+    *variants("made-up next question", ACTION + "\n\nQuestion: and tulips?\nThought: x", SEARCH),
+    *variants(
+        "echoed question",
+        "Question: what do roses cost?\nThought: {t}\nAction: search\nAction Input: {q}",
+        Act("search", "{q}", "{t}"),
+    ),
+    pytest.param("Question: which roses?", Final("Question: which roses?"), id="only a question"),
+    # A step written in a code block: the fence that closes it is not part of the input/answer.
+    *variants("fenced step", "Here it is:\n```\n" + ACTION + "\n```", SEARCH),
+    *variants("fenced final answer", "```\nThought: {t}\nFinal Answer: {a}\n```", Final("{a}")),
+    *variants(
+        "fenced name and input",
+        "Thought: {t}\nAction:\n```\nsearch\n```\nAction Input:\n```\n{q}\n```",
+        SEARCH,
+    ),
+    # Other words for the name's and the input's markers, and an input labelled on its own line.
+    *variants(
+        "action name",
+        "Thought: {t}\nAction Name: search\nAction Input: {q}",
+        SEARCH,
+        chinese_markers=False,
+    ),
+    *variants("tool name", "Thought: {t}\nTool Name: search\nTool Input: {q}", SEARCH),
+    *variants(
+        "function name and arguments",
+        'Thought: {t}\nFunction Name: search\nFunction Arguments: {"query": "{q}"}',
+        Act("search", {"query": "{q}"}, "{t}"),
+    ),
+    *variants("tool call", 'Thought: {t}\nTool Call: search("{q}")', SEARCH),
+    *variants("input labelled below the name", "Thought: {t}\nAction: search\nInput: {q}", SEARCH),
+    pytest.param(
+        'Thought: t\nAction: search\nParameters: {"query": "rose"}',
+        Act("search", {"query": "rose"}, "t"),
+        id="parameters labelled below the name",
+    ),
     # A chat template's end-of-turn token left in the text ends the reply; a made-up turn after
     # it goes too. `</s>` counts only at the very end.
     *variants("im_end after the input", ACTION + "<|im_end|>", SEARCH),

@@ -6,7 +6,7 @@ import pytest
 
 from custom_react.parser import Action, FinalAnswer, parse_llm_response
 from custom_react.parsing.call_syntax import find_call_list
-from custom_react.parsing.markers import strip_channels
+from custom_react.parsing.thinking import strip_channels
 from custom_react.parsing.token_calls import find_token_call
 
 ARGS = '{"city": "Dalian", "days": 3}'

@@ -1,0 +1,79 @@
+"""What a reply holds that is not for reading as its step: the model's thinking, and the like.
+
+`strip_think` drops `<think>` blocks (the reasoning a thinking model writes first), gpt-oss's
+analysis channel with its harmony headers (`strip_channels`), and everything from a chat
+template's end-of-turn token on (`end_of_turn`: a server that does not remove `<|im_end|>` or
+`<|eot_id|>` leaves them in the text, often with a turn the model made up after them). Every step
+format reads a reply through it, and a transcript shows a model its earlier replies without
+their thinking. Pure functions, linear time.
+"""
+
+from __future__ import annotations
+
+import re
+
+_THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
+# gpt-oss's harmony format left as text: the analysis channel is its thinking; the final channel
+# is the answer; a commentary channel may hold a tool call (`token_calls.py` reads what is left).
+_ANALYSIS = re.compile(
+    r"<\|channel\|>analysis<\|message\|>.*?(?:<\|end\|>|(?=<\|start\|>)|\Z)", re.DOTALL
+)
+_HARMONY_TOKENS = re.compile(
+    r"<\|start\|>assistant|<\|channel\|>(?:final|commentary)(?:<\|message\|>)?+"
+    r"|<\|(?:end|return|call)\|>"
+)
+# A chat template's end of a turn, left in the text by a server that did not remove it; what
+# follows one is a turn the model made up. `</s>` only at the very end: elsewhere it may be HTML.
+_END_OF_TURN = re.compile(
+    r"<\|(?:im_end|eot_id|eom_id|endoftext|end_of_text|END_OF_TURN_TOKEN)\|>|<end_of_turn>"
+    r"|<｜end▁of▁sentence｜>|</s>\s*+\Z"
+)
+
+
+def strip_think(text: str) -> str:
+    """Drop the model's thinking from a reply.
+
+    That is `<think>...</think>` blocks, the text before a `</think>` that comes first (the chat
+    template opened the block), and all after an unclosed `<think>` -- unless that leaves nothing
+    and no block was closed: then the reply was all thinking, cut off, and its text is kept. In
+    gpt-oss's channels (`strip_channels`), the analysis goes and the answer or call stays. A chat
+    template's end-of-turn token ends the reply (`end_of_turn`).
+    """
+    text = strip_channels(end_of_turn(text))
+    tags = list(_THINK_TAG.finditer(text))
+    inside = bool(tags) and tags[0].group(1) == "/"
+    kept: list[str] = []
+    position = 0
+    for tag in tags:
+        if not inside:
+            kept.append(text[position : tag.start()])
+        inside = tag.group(1) == ""
+        position = tag.end()
+    result = "".join(kept) + ("" if inside else text[position:])
+    closed = any(tag.group(1) for tag in tags)
+    return result if result.strip() or closed else _THINK_TAG.sub("", text)
+
+
+def end_of_turn(text: str) -> str:
+    """The reply up to the first end-of-turn token (`<|im_end|>`, `<|eot_id|>`, `</s>` at the end).
+
+    A server that does not remove them leaves them in the text, often with a turn the model made
+    up after them. A reply with nothing before the token keeps its text, the tokens taken out.
+    """
+    found = _END_OF_TURN.search(text)
+    if found is None:
+        return text
+    before = text[: found.start()]
+    return before if before.strip() else _END_OF_TURN.sub("", text)
+
+
+def strip_channels(text: str) -> str:
+    """A reply in gpt-oss's harmony channels, as plain text: without its analysis and headers.
+
+    `<|channel|>analysis<|message|>...<|end|><|start|>assistant<|channel|>final<|message|>Paris`
+    -> `Paris`. A reply that is only analysis is kept as it is (cut off while thinking).
+    """
+    if "<|channel|>" not in text:
+        return text
+    stripped = _HARMONY_TOKENS.sub("", _ANALYSIS.sub("", text))
+    return stripped if stripped.strip() else text
