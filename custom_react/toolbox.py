@@ -197,10 +197,10 @@ def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
 
     Tries, in order: the exact name; the name in any case; the name the model meant
     (`parsing.action.clean_tool_name`: markdown, quotes, escapes, a gloss and trailing punctuation
-    removed; spaces and hyphens read as underscores); a sentence that ends with a tool's name (the
-    format's line copied: `The tool to use is `search``); a unique prefix either way (`calc` ->
-    `calculator`, `calculator_tool` -> `calculator`), only for a name of one word: a name that runs
-    on into more text (`search Action Input: x`) is not taken for `search` with its input lost.
+    removed; spaces and hyphens read as underscores); a sentence that ends or opens with a tool's
+    name, naming no other (the format's line copied: `The tool to use is `search``; `Search for
+    Canada's population`); a unique prefix either way (`calc` -> `calculator`, `calculator_tool`
+    -> `calculator`), only for a name of one word.
     Returns None when nothing or more than one tool fits.
     """
     if (exact := next((tool for tool in tools if tool.name == name), None)) is not None:
@@ -208,7 +208,7 @@ def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
     lowered = {tool.name.lower(): tool for tool in tools}
     meant = clean_tool_name(name)
     cleaned = _SEPARATORS.sub("_", meant).lower()
-    for candidate in (name.lower(), cleaned, _named_at_end(meant, lowered)):
+    for candidate in (name.lower(), cleaned, _named_once(meant, lowered)):
         if candidate in lowered:
             return lowered[candidate]
     if len(cleaned) < _MIN_PREFIX or len(meant.split()) != 1:
@@ -241,11 +241,11 @@ def resolve_call(
     return None, tool_input
 
 
-def _named_at_end(sentence: str, lowered: dict[str, BaseTool]) -> str:
-    """The last word of a sentence that names one tool, there and nowhere else ("" if not)."""
+def _named_once(sentence: str, lowered: dict[str, BaseTool]) -> str:
+    """The last or first word of a sentence that names one tool, there and nowhere else ("")."""
     words = [clean_tool_name(word).lower() for word in sentence.split()]
     named = [word for word in words if word in lowered]
-    return words[-1] if len(words) > 1 and named == [words[-1]] else ""
+    return named[0] if len(words) > 1 and named in ([words[-1]], [words[0]]) else ""
 
 
 def observation_text(result: Any, language: str = "en") -> str:

@@ -102,7 +102,9 @@ WRITTEN = {"path": "a.txt", "content": "hi"}
         ("I will use read_file.", "read_file"),
         ("search or calculator", None),  # two tools named: no guess
         ("use search, then calculator", None),
-        ("search Action Input: x", None),  # a tool named first, then more text: not taken
+        ("Search for the rose price", "search"),  # a sentence that opens with one tool's name
+        ("search Action Input: x", "search"),  # its empty input is refused later, not run
+        ("search the news", "search"),  # a whole word names search (search_news is no word here)
         ("sea", None),  # ambiguous: search, search_news
         ("se", None),  # too short for a prefix
         ("browser", None),

@@ -20,7 +20,9 @@ from pathlib import Path
 import pytest
 from langchain_core.tools import tool
 
+from custom_react import CustomReActAgent
 from custom_react.parser import Action, parse_llm_response
+from custom_react.testing import Script
 from custom_react.toolbox import resolve_tool
 from tests.parsing.test_parser import (
     CHINESE,
@@ -471,13 +473,27 @@ def test_a_parsed_name_resolves_with_its_input(reply: str, tool_name: str, tool_
 
 
 @pytest.mark.parametrize(
-    "name", ["search Action Input: rose price", "search rose price", "calc 2 * 3"]
+    ("name", "meant"),
+    [
+        ("Search for information on Canada's population.", search),  # opens with the name
+        ("The tool to use is `calculator`", calculator),  # ends with it
+        ("search rose price", search),
+        ("search the calculator", None),  # names two tools
+        ("calc 2 * 3", None),  # a prefix counts for a name of one word only
+        ("calc", calculator),
+    ],
 )
-def test_a_name_that_runs_on_into_its_input_is_not_taken_for_a_tool(name: str) -> None:
-    # Once a unique prefix, now an unknown tool: the model is told the valid names and writes
-    # the step again, instead of the tool running with its input silently lost.
-    assert resolve_tool(name, [search, calculator]) is None
-    assert resolve_tool("calc", [search, calculator]) is calculator  # one word: still a prefix
+def test_a_sentence_that_opens_or_ends_with_one_tool_name_is_that_tool(name, meant) -> None:
+    assert resolve_tool(name, [search, calculator]) is meant
+
+
+def test_a_name_that_ran_on_into_its_input_does_not_run_with_the_input_lost() -> None:
+    # `Action: search rose price`, no Action Input: the tool is search, and its missing query is
+    # asked for instead of searching for nothing.
+    model = Script("Action: search rose price", "Final Answer: unknown")
+    result = CustomReActAgent(model.model, [search, calculator]).invoke("Rose price?")
+    ((action, observation),) = result["intermediate_steps"]
+    assert action.tool == "search" and "the required argument query" in observation
 
 
 # -- 3. Where we part ways with other parsers -----------------------------------------------------

@@ -43,8 +43,6 @@ def test_every_reply_is_labelled_with_its_thread_and_split() -> None:
 LEFT = {
     "wild/langchain-7709": "code written where the tool name goes: only the tool list says which "
     "tool runs it",
-    "wild/langchain-8717": "a sentence that opens with the tool's name: matching it is the "
-    "resolver's job, which refuses a name that runs on into more words",
     "wild/langchain-10792": "a sentence in place of the tool name: the loop answers that no such "
     "tool exists",
     "wild/easy-llm-cli-57": "one prompt's own pseudo-call in prose (`[tool_call: read_file for "
