@@ -50,7 +50,9 @@ _FINAL_NAMES = frozenset({"finalanswer", "finish", "最终答案"})
 _KEY_NOISE = re.compile(r"[\s_\-]++")
 # Where a JSON call (or a list of calls) may open: at a line start, or after a space, a colon, a
 # code fence or <tool_call>. Only the first few such places are tried, so the reading stays linear.
-_CALL_START = re.compile(r"(?:^|(?<=[\s:：>`]))(?=(?:\[\s*+)?+\{)", re.MULTILINE)
+# Where a JSON call may start: a line's start, after a space, a colon, a tag or a fence (even
+# one whose language runs into it: ```json{...}```).
+_CALL_START = re.compile(r"(?:^|(?<=[\s:：>`])|(?<=```json))(?=(?:\[\s*+)?+\{)", re.MULTILINE)
 _CALL_TRIES = 3
 _OPENER = re.compile(r"(?:```[\w-]*+|<tool_call>)\s*+\Z")  # what opened the call, if anything
 _WRAPPED_OBJECT = re.compile(r"[A-Za-z_][\w.]*+[ \t]*+\([ \t]*+\{")  # `SearchTool({...})`

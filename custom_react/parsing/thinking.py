@@ -71,9 +71,12 @@ def strip_channels(text: str) -> str:
     """A reply in gpt-oss's harmony channels, as plain text: without its analysis and headers.
 
     `<|channel|>analysis<|message|>...<|end|><|start|>assistant<|channel|>final<|message|>Paris`
-    -> `Paris`. A reply that is only analysis is kept as it is (cut off while thinking).
+    -> `Paris`. A reply that is only analysis (cut off while thinking) keeps its text, without
+    the format's tokens.
     """
     if "<|channel|>" not in text:
         return text
     stripped = _HARMONY_TOKENS.sub("", _ANALYSIS.sub("", text))
-    return stripped if stripped.strip() else text
+    if stripped.strip():
+        return stripped
+    return _HARMONY_TOKENS.sub("", text.replace("<|channel|>analysis<|message|>", ""))

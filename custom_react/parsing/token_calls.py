@@ -10,6 +10,7 @@ object of its arguments after a marker:
     DeepSeek V3:    <｜tool▁call▁begin｜>function<｜tool▁sep｜>search ```json {...} ```
     Kimi K2:        <|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{...}
     gpt-oss:        to=functions.search<|channel|>commentary json<|message|>{...}
+                    (the recipient may be written without `functions.`: `to=search`)
 
 `find_token_call` reads the first one: `(where it starts, name, arguments)`. The arguments are read
 by `json_repair` (as every JSON input is); a call with no object after its marker has none. Knows
@@ -37,7 +38,7 @@ _FORMS = [
         r"\s*+<\|tool_call_argument_begin\|>\s*+"
     ),
     re.compile(  # the recipient, then a few bounded tokens (channel, constraint) to the message
-        r"to=functions\.(?P<name>[A-Za-z_][\w-]*+)[^\n<]{0,80}(?:<\|[a-z]++\|>[^\n<]{0,80}){0,4}"
+        r"to=(?:functions\.)?+(?P<name>[A-Za-z_][\w-]*+)[^\n<]{0,80}(?:<\|[a-z]++\|>[^\n<]{0,80}){0,4}"
         r"<\|message\|>"
     ),
 ]

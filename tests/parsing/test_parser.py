@@ -469,6 +469,12 @@ CASES = [
         id="a closing s tag inside the text stays",
     ),
     pytest.param("<|im_end|>Final Answer: 25", Final("25"), id="nothing before the token"),
+    # A JSON blob in a fence whose language runs into it (LangChain's structured-chat test).
+    *variants(
+        "fence language glued to the blob",
+        'I can use search.\n\nAction:\n```json{"action": "search", "action_input": "{q}"}```',
+        SEARCH_ANY_THOUGHT,
+    ),
     # An action with no Action Input: the input is "" (a tool without arguments).
     *variants(
         "action without action input", "Thought: {t}\nAction: get_date", Act("get_date", "", "{t}")

@@ -20,6 +20,8 @@ TOKEN_CALLS = [
     f"<|tool_call_argument_begin|>{ARGS}<|tool_call_end|><|tool_calls_section_end|>",
     "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>" + ARGS,
     f"<|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{ARGS}<|call|>",
+    # the recipient without `functions.`
+    f"<|start|>assistant<|channel|>commentary to=get_weather<|message|>{ARGS}<|call|>",
 ]
 
 
@@ -33,7 +35,7 @@ def test_a_call_between_tool_call_tokens_is_read(text: str) -> None:
 
 
 def test_the_words_of_a_recipient_in_prose_are_no_call() -> None:
-    text = "gpt-oss writes to=functions.get_weather before the arguments."
+    text = "gpt-oss writes to=functions.get_weather (or to=get_weather) before the arguments."
     assert find_token_call(text) is None
     assert parse_llm_response(text) == FinalAnswer(output=text, log=text)
 
@@ -104,6 +106,8 @@ def test_gpt_oss_analysis_before_a_call_is_not_its_thought() -> None:
     )
 
 
-def test_a_reply_of_analysis_alone_is_kept() -> None:
+def test_a_reply_of_analysis_alone_keeps_its_text_without_the_tokens() -> None:
     text = "<|channel|>analysis<|message|>Thinking, then cut off"
-    assert strip_channels(text) == text
+    assert strip_channels(text) == "Thinking, then cut off"
+    text = "<|start|>assistant<|channel|>analysis<|message|>result<|end|>"
+    assert strip_channels(text) == "result"
