@@ -3,7 +3,8 @@
 Runs the demo `--runs` times on the configured model (by default the bundled local model, one
 server for all runs), each in a fresh workspace under `runs/coding_bench/`, refusing every terminal
 command as a user answering "n" would. A run succeeds when the three files exist and the page loads
-in headless Chromium without a script error (`bench/page_check.py`). Prints one line per run and
+in headless Chromium without a script error and keeps running (`bench/page_check.py`): a game that
+ends at once, with an `alert()` and a reload forever, is not a working page. Prints one line per run and
 the rate, and saves every run to `bench/results/coding_demo.json`.
 
 Run from the repository root (the lock keeps one local-model run at a time on a shared machine):
@@ -38,8 +39,9 @@ def load_demo() -> ModuleType:
     return module
 
 
-def check(demo: ModuleType, workspace: Path) -> dict[str, Any]:
-    """What one run left behind: the files, and the page's script errors when Chromium exists."""
+def check(demo: ModuleType, workspace: Path, wait: float = 30.0) -> dict[str, Any]:
+    """What one run left behind: the files, and when Chromium exists, the page's script errors and
+    whether it kept the browser busy past `wait` seconds (`page_stopped`: it alerts and reloads)."""
     files = {
         name: (workspace / name).stat().st_size
         for name in demo.FILES
@@ -48,9 +50,9 @@ def check(demo: ModuleType, workspace: Path) -> dict[str, Any]:
     row: dict[str, Any] = {"files": files, "page_errors": None, "page_stopped": None}
     complete = len(files) == len(demo.FILES)
     if complete and CHROMIUM is not None:
-        load = load_page(workspace / "index.html", workspace.parent / "profile")
+        load = load_page(workspace / "index.html", workspace.parent / "profile", wait)
         row["page_errors"], row["page_stopped"] = load.errors, load.stopped
-    row["success"] = complete and row["page_errors"] == []
+    row["success"] = complete and row["page_errors"] == [] and row["page_stopped"] is False
     return row
 
 
@@ -81,7 +83,8 @@ def main() -> None:
             print(json.dumps(row), flush=True)
     successes = sum(row["success"] for row in rows)
     print(
-        f"\n{successes}/{len(rows)} runs wrote the three files and the page loaded without a script error"
+        f"\n{successes}/{len(rows)} runs wrote the three files, and the page loaded without a script"
+        " error and kept running"
     )
     summary = {"model": describe(settings), "format": args.format, "chromium": CHROMIUM is not None}
     summary |= {

@@ -7,9 +7,9 @@ runs only after you type "y" at the approval prompt; anything else (or just Ente
 Offline by default: the bundled local coder model on a loopback server; a hosted model when its key
 is set (environment or `.env`). Open `index.html` from the workspace in a browser to play.
 Measured on the bundled 1.5B model (2 cores, `bench/coding_demo.py`): 5 of 5 runs wrote the three
-files in 75-96 s (4 model calls each) and the page loaded in headless Chromium without a script
-error, but its game logic is a small model's: in all five the collision check counts the snake's
-new head, so the game ends at once (docs/measurements.md says which prompt wrote which game).
+files in 78-111 s (4 model calls each) and the page loaded in headless Chromium without a script
+error, but its game logic is a small model's: in 4 of 5 the collision check counts the snake's
+new head, so the game ends at once, and only 1 game kept running (docs/measurements.md).
 
 Run from the repository root:
     python demos/coding_agent.py [--workspace runs/snake] [--format xml|json|text]

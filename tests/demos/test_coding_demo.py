@@ -199,17 +199,35 @@ def test_the_browser_check_catches_a_broken_game(tmp_path: Path) -> None:
     assert errors and "clearRectangle is not a function" in errors[0]
 
 
+def ending_at_once(game: str) -> str:
+    """`game` started at the wall, with a game over that alerts and reloads: it ends at once, forever."""
+    return game.replace(
+        "clearInterval(timer); return;", 'alert("Game over"); location.reload(); return;'
+    ).replace("let snake = [{x: 5, y: 5}]", "let snake = [{x: 19, y: 5}]")
+
+
 @needs_chromium
 def test_the_browser_check_survives_a_game_that_reloads_forever(tmp_path: Path) -> None:
-    looping = GAME.replace(
-        "clearInterval(timer); return;", 'alert("Game over"); location.reload(); return;'
-    ).replace("let snake = [{x: 5, y: 5}]", "let snake = [{x: 19, y: 5}]")  # at the wall
+    looping = ending_at_once(GAME)
     broken = looping.replace("function step() {", "function step() {\n  ctx.fillStyle = red;")
     for game, expected in ((looping, []), (broken, ["red is not defined"])):
         folder = tmp_path / str(len(expected))
         demo.run(scripted(*game_replies(game)), folder, write=lambda line: None)
         errors = script_errors(folder / "index.html", tmp_path / "profile", wait=5.0)
         assert [error.split("ReferenceError: ")[1][:18] for error in errors[:1]] == expected
+
+
+@needs_chromium
+def test_the_bench_counts_a_game_that_ends_at_once_as_a_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))  # it imports `page_check` beside it
+    bench = load_script("bench/coding_demo.py")
+    for game, works in ((GAME, True), (ending_at_once(GAME), False)):
+        folder = tmp_path / f"works-{works}" / "workspace"
+        demo.run(scripted(*game_replies(game)), folder, write=lambda line: None)
+        row = bench.check(demo, folder, wait=5.0)
+        assert (row["page_errors"], row["page_stopped"], row["success"]) == ([], not works, works)
 
 
 # -- 3. End to end -----------------------------------------------------------------------------
