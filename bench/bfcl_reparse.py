@@ -73,7 +73,7 @@ def steps_of(transcript: list[str]) -> list[str]:
 
 
 def reading(step: str, parse: Callable[[str, str], Any], tools: list[BaseTool]) -> str:
-    """The parsed step; for an action, also its tool, its bound arguments and the checks' verdict."""
+    """The parsed step; for an action also its tool, its bound arguments and the checks' verdict."""
     try:
         parsed = parse(step, "en")
     except ValueError as error:  # a ParseError

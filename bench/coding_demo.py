@@ -3,9 +3,9 @@
 Runs the demo `--runs` times on the configured model (by default the bundled local model, one
 server for all runs), each in a fresh workspace under `runs/coding_bench/`, refusing every terminal
 command as a user answering "n" would. A run succeeds when the three files exist and the page loads
-in headless Chromium without a script error and keeps running (`bench/page_check.py`): a game that
-ends at once, with an `alert()` and a reload forever, is not a working page. Prints one line per run and
-the rate, and saves every run to `bench/results/coding_demo.json`.
+in headless Chromium without a script error and keeps running (`bench/page_check.py`): a game
+that ends at once, with an `alert()` and a reload forever, is not a working page. Prints one line
+per run and the rate, and saves every run to `bench/results/coding_demo.json`.
 
 Run from the repository root (the lock keeps one local-model run at a time on a shared machine):
 
@@ -83,8 +83,8 @@ def main() -> None:
             print(json.dumps(row), flush=True)
     successes = sum(row["success"] for row in rows)
     print(
-        f"\n{successes}/{len(rows)} runs wrote the three files, and the page loaded without a script"
-        " error and kept running"
+        f"\n{successes}/{len(rows)} runs wrote the three files, and the page loaded without a"
+        " script error and kept running"
     )
     summary = {"model": describe(settings), "format": args.format, "chromium": CHROMIUM is not None}
     summary |= {

@@ -32,8 +32,8 @@ def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
     of a call (`write_file("a.txt", "hi")`, kept under `POSITIONAL_ARGS`) fill the arguments not
     given by keyword, in schema order; extra ones are joined into the last. Tools without
     arguments ignore the input; an empty input gives no arguments (a tool without a schema, a
-    legacy `Tool`, gets the empty text). Words around the tool's arguments as a JSON object (`a JSON
-    object such as {"a": 1}`, the tool list's own words copied) leave the object
+    legacy `Tool`, gets the empty text). Words around the tool's arguments as a JSON object (`a
+    JSON object such as {"a": 1}`, the tool list's own words copied) leave the object
     (`object_in_words`); arguments named in plain text (`query="rose"`, `religion: "Buddhism"`)
     are read by their names (`named_in_text`).
     """

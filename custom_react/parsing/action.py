@@ -49,9 +49,8 @@ _DATA_NAME_KEYS = frozenset({"name"})
 _FINAL_NAMES = frozenset({"finalanswer", "finish", "最终答案"})
 _KEY_NOISE = re.compile(r"[\s_\-]++")
 # Where a JSON call (or a list of calls) may open: at a line start, or after a space, a colon, a
-# code fence or <tool_call>. Only the first few such places are tried, so the reading stays linear.
-# Where a JSON call may start: a line's start, after a space, a colon, a tag or a fence (even
-# one whose language runs into it: ```json{...}```).
+# code fence (even one whose language runs into it: ```json{...}```) or <tool_call>. Only the
+# first few such places are tried, so the reading stays linear.
 _CALL_START = re.compile(r"(?:^|(?<=[\s:：>`])|(?<=```json))(?=(?:\[\s*+)?+\{)", re.MULTILINE)
 _CALL_TRIES = 3
 _OPENER = re.compile(r"(?:```[\w-]*+|<tool_call>)\s*+\Z")  # what opened the call, if anything
@@ -182,8 +181,9 @@ def read_action(written: str, action_input: str | None = None) -> WrittenCall:
     Args:
         written: The action as written: a JSON call (LangChain's blob, maybe fenced), a call
             (`search("rose")`, the paper's `search[rose]`), `tool, "input"`, `tool: input`, or a
-            name alone on its line with the input (if any) on the lines below. `Final Answer: text` with no
-            input is the answer written where the name goes: a call of the final answer.
+            name alone on its line (or in a fence) with the input (if any) on the lines below,
+            maybe labelled (`Input:`). `Final Answer: text` with no input is the answer written
+            where the name goes: a call of the final answer.
         action_input: The separate Action Input, when the reply has one. When the name escapes
             its underscores as markdown does (`web\\_search`), the input's escapes go too.
     """

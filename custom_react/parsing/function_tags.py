@@ -15,8 +15,9 @@ Llama 3.1 to 3.3 write the arguments of a tool of their own as one JSON object i
 server that does not turn them into provider tool calls (an old template, a parser left off)
 hands them to the agent as text, sometimes flattened onto one line. `find_function_tags` reads the
 first such call: its name and each argument's value as text (one newline on each side removed,
-as the templates write them; a one-line value trimmed), or the JSON object it holds. Values stay text: the binding converts
-them to the tool's types (`arguments.py`), as it does for every other input. A missing closing
+as the templates write them; a one-line value trimmed), or the JSON object it holds. Values stay
+text: the binding converts them to the tool's types (`arguments.py`), as it does for every other
+input. A missing closing
 tag is forgiven. Linear time: each search starts where the last one ended. Knows no tools.
 """
 

@@ -9,7 +9,8 @@ colon) that count only when the reply has no real step. A marker opens a line; i
 line only an `Action Input:` right after its `Action:`, a tag, or a capitalised `Action:` / `Final
 Answer:` after the end of a sentence or right after an empty `Thought:` count, so a word like
 "answer" in a thought never does. After the first step only its Action Input may follow: any other
-ReAct marker ends the scan (the model made up the rest). `reply_sections` reads a reply that is
+ReAct marker ends the scan (the model made up the rest), and so does the template's `Question:`
+(text before the step). `reply_sections` reads a reply that is
 still being written. What a section means is `parser`'s job. This module is the one home of the
 marker words: `MARKERS` (how the prompts and the rewritten log spell them), `CHINESE_MARKERS` (how
 the Chinese console shows them) and every word read. Linear time: anchored patterns whose
@@ -57,7 +58,8 @@ _WORDS = {
     "final_answer": r"final[ \t_-]*+answer|最终答案|最终回答",
     "question": r"question",
     "tool_input": r"(?:tool|function)[ \t_-]*+(?:input|arguments|args)|工具输入",
-    "tool": r"tool(?:[ \t_-]*+(?:name|call))?+|action[ \t_-]*+name|function[ \t_-]*+(?:name|call)|工具",
+    "tool": r"tool(?:[ \t_-]*+(?:name|call))?+|(?:action|function)[ \t_-]*+name"
+    r"|function[ \t_-]*+call|工具",
     "answer": r"answer|ai|assistant|答案|回答",
 }
 _ALIASES = {"tool_input": "action_input", "tool": "action", "answer": "weak_answer"}

@@ -38,8 +38,8 @@ _FORMS = [
         r"\s*+<\|tool_call_argument_begin\|>\s*+"
     ),
     re.compile(  # the recipient, then a few bounded tokens (channel, constraint) to the message
-        r"to=(?:functions\.)?+(?P<name>[A-Za-z_][\w-]*+)[^\n<]{0,80}(?:<\|[a-z]++\|>[^\n<]{0,80}){0,4}"
-        r"<\|message\|>"
+        r"to=(?:functions\.)?+(?P<name>[A-Za-z_][\w-]*+)[^\n<]{0,80}"
+        r"(?:<\|[a-z]++\|>[^\n<]{0,80}){0,4}<\|message\|>"
     ),
 ]
 
