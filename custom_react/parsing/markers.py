@@ -9,8 +9,8 @@ colon) that count only when the reply has no real step. A marker opens a line; i
 line only an `Action Input:` right after its `Action:`, a tag, or a capitalised `Action:` / `Final
 Answer:` after the end of a sentence or right after an empty `Thought:` count, so a word like
 "answer" in a thought never does. After the first step only its Action Input may follow: any other
-ReAct marker ends the scan (the model made up the rest), and so does the template's `Question:`
-(text before the step). `reply_sections` reads a reply that is
+ReAct marker ends the scan (the model made up the rest), and so does a new turn, the template's
+`Question:` or a conversation's `Human:` (text before the step). `reply_sections` reads a reply that is
 still being written. What a section means is `parser`'s job. This module is the one home of the
 marker words: `MARKERS` (how the prompts and the rewritten log spell them), `CHINESE_MARKERS` (how
 the Chinese console shows them) and every word read. Linear time: anchored patterns whose
@@ -56,7 +56,7 @@ _WORDS = {
     "action": r"action|行动|动作|操作",
     "observation": r"observation|观察",
     "final_answer": r"final[ \t_-]*+answer|最终答案|最终回答",
-    "question": r"question",
+    "new_turn": r"question|human",
     "tool_input": r"(?:tool|function)[ \t_-]*+(?:input|arguments|args)|工具输入",
     "tool": r"tool(?:[ \t_-]*+(?:name|call))?+|(?:action|function)[ \t_-]*+name"
     r"|function[ \t_-]*+call|工具",
@@ -113,8 +113,10 @@ class _Scan:
 
     def decide(self, kind: str, alias: bool) -> str:
         """Whether to `open` a section, read the marker as `text`, or `stop` (a made-up rest)."""
-        if kind == "question":  # the template's next `Question:`: made up after a step, else text
-            return "stop" if self.stepped else "text"
+        if kind == "new_turn":  # the next `Question:` or `Human:`: made up after a step or an
+            # answer (`AI: ...`), text before them
+            answered = bool(self.sections) and self.sections[-1][0] == "weak_answer"
+            return "stop" if self.stepped or answered else "text"
         if not self.stepped:
             return "open"
         if (kind, self.sections[-1][0]) == ("action_input", "action"):

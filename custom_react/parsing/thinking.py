@@ -22,11 +22,13 @@ _HARMONY_TOKENS = re.compile(
     r"<\|start\|>assistant|<\|channel\|>(?:final|commentary)(?:<\|message\|>)?+"
     r"|<\|(?:end|return|call)\|>"
 )
-# A chat template's end of a turn, left in the text by a server that did not remove it; what
-# follows one is a turn the model made up. `</s>` only at the very end: elsewhere it may be HTML.
+# A chat template's end of a turn, or the start of the next one, left in the text by a server that
+# did not remove it; what follows is a turn the model made up. `</s>` only at the very end:
+# elsewhere it may be HTML. (gpt-oss's `<|start|>` and `<|end|>` are `strip_channels`'.)
 _END_OF_TURN = re.compile(
     r"<\|(?:im_end|eot_id|eom_id|endoftext|end_of_text|END_OF_TURN_TOKEN)\|>|<end_of_turn>"
     r"|<｜end▁of▁sentence｜>|</s>\s*+\Z"
+    r"|<\|(?:im_start|user|system|start_header_id|end_header_id)\|>|<start_of_turn>|\[/?INST\]"
 )
 
 
@@ -55,8 +57,9 @@ def strip_think(text: str) -> str:
 
 
 def end_of_turn(text: str) -> str:
-    """The reply up to the first end-of-turn token (`<|im_end|>`, `<|eot_id|>`, `</s>` at the end).
+    """The reply up to the first token that ends a turn or starts the next one.
 
+    That is `<|im_end|>`, `<|eot_id|>`, `<|im_start|>`, `[INST]`, `</s>` at the very end and kin.
     A server that does not remove them leaves them in the text, often with a turn the model made
     up after them. A reply with nothing before the token keeps its text, the tokens taken out.
     """

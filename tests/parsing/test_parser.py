@@ -425,6 +425,19 @@ CASES = [
         Act("search", "{q}", "{t}"),
     ),
     pytest.param("Question: which roses?", Final("Question: which roses?"), id="only a question"),
+    # A conversation's next `Human:` turn, made up after the step or a conversational answer.
+    *variants(
+        "made-up human turn", "Thought: {t}\nFinal Answer: {a}\nHuman: thanks!", Final("{a}", "{t}")
+    ),
+    *variants(
+        "human turn after AI:", "Thought: no tool\nAI: {a}\nHuman: and tulips?", Final("{a}")
+    ),
+    *variants("human turn after the input", ACTION + "\nHuman: ok", SEARCH),
+    pytest.param(
+        "Final Answer: Human: and AI: label the turns.",
+        Final("Human: and AI: label the turns."),
+        id="a human label inside the answer's line stays",
+    ),
     # A step written in a code block: the fence that closes it is not part of the input/answer.
     *variants("fenced step", "Here it is:\n```\n" + ACTION + "\n```", SEARCH),
     *variants("fenced final answer", "```\nThought: {t}\nFinal Answer: {a}\n```", Final("{a}")),
@@ -469,6 +482,18 @@ CASES = [
         id="a closing s tag inside the text stays",
     ),
     pytest.param("<|im_end|>Final Answer: 25", Final("25"), id="nothing before the token"),
+    # The start of a made-up next turn: ChatML, Llama 2's [INST], Phi's <|user|>, Llama 3's header.
+    *variants("im_start of a user turn", "Final Answer: {a}<|im_start|>user\nmore", Final("{a}")),
+    *variants("llama 2 instruction", "Final Answer: {a}\n[INST] and tulips? [/INST]", Final("{a}")),
+    *variants(
+        "an echoed [/INST] first", "[/INST] Thought: {t}\nFinal Answer: {a}", Final("{a}", "{t}")
+    ),
+    *variants("phi user turn", ACTION + "\n<|user|>\nthanks", SEARCH),
+    pytest.param(
+        "<|start_header_id|>assistant<|end_header_id|>\n\nThought: t\nFinal Answer: 25",
+        Final("25", "t"),
+        id="a llama 3 header first",
+    ),
     # A JSON blob in a fence whose language runs into it (LangChain's structured-chat test).
     *variants(
         "fence language glued to the blob",
