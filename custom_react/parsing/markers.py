@@ -9,8 +9,9 @@ colon) that count only when the reply has no real step. A marker opens a line; i
 line only an `Action Input:` right after its `Action:`, a tag, or a capitalised `Action:` / `Final
 Answer:` after the end of a sentence or right after an empty `Thought:` count, so a word like
 "answer" in a thought never does. After the first step only its Action Input may follow: any other
-ReAct marker ends the scan (the model made up the rest), and so does a new turn, the template's
-`Question:` or a conversation's `Human:` (text before the step). `reply_sections` reads a reply that is
+ReAct marker ends the scan (the model made up the rest), and so does a new turn after an action
+or an `AI:` answer, the template's `Question:` or a conversation's `Human:` (text elsewhere: a
+Final Answer may be a quiz or a dialogue). `reply_sections` reads a reply that is
 still being written. What a section means is `parser`'s job. This module is the one home of the
 marker words: `MARKERS` (how the prompts and the rewritten log spell them), `CHINESE_MARKERS` (how
 the Chinese console shows them) and every word read. Linear time: anchored patterns whose
@@ -113,10 +114,10 @@ class _Scan:
 
     def decide(self, kind: str, alias: bool) -> str:
         """Whether to `open` a section, read the marker as `text`, or `stop` (a made-up rest)."""
-        if kind == "new_turn":  # the next `Question:` or `Human:`: made up after a step or an
-            # answer (`AI: ...`), text before them
-            answered = bool(self.sections) and self.sections[-1][0] == "weak_answer"
-            return "stop" if self.stepped or answered else "text"
+        if kind == "new_turn":  # the next `Question:` or `Human:`: made up after an action or an
+            # `AI:` answer; text before them, and in a Final Answer (a quiz, a dialogue)
+            current = self.sections[-1][0] if self.sections else ""
+            return "stop" if current in ("action", "action_input", "weak_answer") else "text"
         if not self.stepped:
             return "open"
         if (kind, self.sections[-1][0]) == ("action_input", "action"):

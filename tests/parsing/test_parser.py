@@ -427,7 +427,14 @@ CASES = [
     pytest.param("Question: which roses?", Final("Question: which roses?"), id="only a question"),
     # A conversation's next `Human:` turn, made up after the step or a conversational answer.
     *variants(
-        "made-up human turn", "Thought: {t}\nFinal Answer: {a}\nHuman: thanks!", Final("{a}", "{t}")
+        "a final answer may hold a dialogue",
+        "Thought: {t}\nFinal Answer: {a}\nHuman: thanks!",
+        Final("{a}\nHuman: thanks!", "{t}"),
+    ),
+    pytest.param(
+        "Final Answer: A quiz:\nQuestion: What is 2 + 2?\nAnswer: 4",
+        Final("A quiz:\nQuestion: What is 2 + 2?\nAnswer: 4"),
+        id="a final answer may hold a quiz",
     ),
     *variants(
         "human turn after AI:", "Thought: no tool\nAI: {a}\nHuman: and tulips?", Final("{a}")
