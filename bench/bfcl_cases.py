@@ -33,6 +33,7 @@ import time
 import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -130,6 +131,12 @@ def load_cases(category: str) -> list[Case]:
         )
         for item in items
     ]
+
+
+@cache
+def cases_by_id(category: str) -> dict[str, Case]:
+    """Every case of a category by its id, read once (`load_cases`): for reading stored runs."""
+    return {case.id: case for case in load_cases(category)}
 
 
 def run_record(case: Case, agent: str, run: Callable[[list[str]], str]) -> dict[str, Any]:

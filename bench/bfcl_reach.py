@@ -23,13 +23,12 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from langchain_core.tools import BaseTool
 
-from bench.bfcl_cases import Case, is_multi_turn, load_cases, newest_runs, recording_tools
+from bench.bfcl_cases import cases_by_id, is_multi_turn, newest_runs, recording_tools
 from custom_react.compare.runners.fingerprint import reads_our_prompt
 from custom_react.parsing.action_input import parse_action_input
 from custom_react.toolbox import resolve_call
@@ -65,14 +64,9 @@ def reached(transcript: list[str]) -> bool:
     return any(not text.startswith("{") and (NAMED.match(text) or "{" in text) for text in written)
 
 
-@cache
-def _cases(category: str) -> dict[str, Case]:
-    return {case.id: case for case in load_cases(category)}
-
-
 def _wraps_a_call(run: dict[str, Any]) -> bool:
     """`wraps_a_call` with the tools of the run's case (only this kind reads BFCL's data)."""
-    tools = recording_tools(_cases(run["category"])[run["id"]], [])
+    tools = recording_tools(cases_by_id(run["category"])[run["id"]], [])
     return wraps_a_call(run["transcript"], tools)
 
 

@@ -23,7 +23,6 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,7 @@ from langchain_core.tools import BaseTool
 # Run as a script, `bench` is found here last: another checkout on PYTHONPATH comes first.
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 
-from bench.bfcl_cases import Case, is_multi_turn, load_cases, recording_tools
+from bench.bfcl_cases import cases_by_id, is_multi_turn, recording_tools
 from custom_react.argument_checks import argument_problem, placeholder_input
 from custom_react.arguments import bind_arguments
 from custom_react.compare.runners.fingerprint import reads_our_prompt
@@ -88,16 +87,11 @@ def reading(step: str, parse: Callable[[str, str], Any], tools: list[BaseTool]) 
     return f"{vars(parsed)!r} -> {tool.name}({args!r}): {verdict}"
 
 
-@cache
-def _cases(category: str) -> dict[str, Case]:
-    return {case.id: case for case in load_cases(category)}
-
-
 def _tools(category: str, case: str) -> list[BaseTool]:
     """The case's tools (none for a multi-turn case, or a run of a case BFCL no longer has)."""
-    if not category or is_multi_turn(category) or case not in _cases(category):
+    if not category or is_multi_turn(category) or case not in cases_by_id(category):
         return []
-    return recording_tools(_cases(category)[case], [])
+    return recording_tools(cases_by_id(category)[case], [])
 
 
 def read_differently(old: dict[str, str], new: dict[str, str]) -> list[str]:
