@@ -121,15 +121,14 @@ def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
     'type': 'string'}}`, in any notation) as the input. Caught for tools with one text argument,
     where such an input can only be a copy.
     """
-    if len(args) != 1:
+    if len(args) != 1 or len(tool_schema(tool).args) != 1:
         return False
     ((name, value),) = args.items()
     if not isinstance(value, str):
         return False
     written = value.strip().strip("'\"`.").strip().lower()
     pattern = _PLACEHOLDER.format(name=re.escape(name.lower().replace("_", " ")))
-    copied = re.fullmatch(pattern, written.replace("_", " ")) is not None
-    schema = _SCHEMA_TYPE.search(value) is not None and re.search(
-        rf"""['"]{re.escape(name)}['"]""", value, re.IGNORECASE
-    )
-    return (copied or bool(schema)) and len(tool_schema(tool).args) == 1
+    if re.fullmatch(pattern, written.replace("_", " ")) is not None:
+        return True  # the description of the input
+    quoted_name = re.compile(rf"""['"]{re.escape(name)}['"]""", re.IGNORECASE)
+    return _SCHEMA_TYPE.search(value) is not None and quoted_name.search(value) is not None

@@ -15,8 +15,9 @@ import re
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 # gpt-oss's harmony format left as text: the analysis channel is its thinking; the final channel
 # is the answer; a commentary channel may hold a tool call (`token_calls.py` reads what is left).
+_ANALYSIS_HEADER = "<|channel|>analysis<|message|>"
 _ANALYSIS = re.compile(
-    r"<\|channel\|>analysis<\|message\|>.*?(?:<\|end\|>|(?=<\|start\|>)|\Z)", re.DOTALL
+    re.escape(_ANALYSIS_HEADER) + r".*?(?:<\|end\|>|(?=<\|start\|>)|\Z)", re.DOTALL
 )
 _HARMONY_TOKENS = re.compile(
     r"<\|start\|>assistant|<\|channel\|>(?:final|commentary)(?:<\|message\|>)?+"
@@ -82,4 +83,4 @@ def strip_channels(text: str) -> str:
     stripped = _HARMONY_TOKENS.sub("", _ANALYSIS.sub("", text))
     if stripped.strip():
         return stripped
-    return _HARMONY_TOKENS.sub("", text.replace("<|channel|>analysis<|message|>", ""))
+    return _HARMONY_TOKENS.sub("", text.replace(_ANALYSIS_HEADER, ""))
