@@ -12,7 +12,8 @@ binds and what the argument checks say (`resolve_call`, `bind_arguments`, `argum
     PYTHONPATH=/path/to/old/checkout python bench/bfcl_reparse.py --write /tmp/old.json
     python bench/bfcl_reparse.py --compare /tmp/old.json /tmp/new.json
 
-The second line reads this checkout's stored runs with another checkout's code. A transcript
+The second line reads this checkout's stored runs with another checkout's code (`custom_react`
+and `bench`; a checkout from before `bfcl_cases.cases_by_id` lacks what this imports). A transcript
 holds a run's lines as the agent logged them (markers made plain); one step is the lines between
 two observations, which every format reads as it read the reply.
 """
