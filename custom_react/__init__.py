@@ -3,7 +3,8 @@
 Follow one step through these files (a test traces a step and holds this list to it): `agent.py`
 (the loop), `scratchpad.py` (what the model reads of earlier steps), `running/model_call.py` (the
 model's reply), `parser.py` (reply -> step) with `parsing/thinking.py`, `parsing/markers.py`,
-`parsing/action.py` and `parsing/action_input.py` (replies as models really write them),
+`parsing/action.py`, `parsing/tool_name.py` and `parsing/action_input.py` (replies as models
+really write them),
 `toolbox.py` (the step bound to its tool, once; the tool-call budget), `arguments.py` (the
 Action Input bound to the tool's arguments), `acting.py` (every guard in order, then the tool and
 its Observation) with `argument_checks.py` (whether the bound arguments fit the tool's schema,

@@ -12,7 +12,7 @@ every stage scans the reply once.
 only when its step ended before the cut, and an input nested too deep is refused.
 
 It does not know the tools: names are reported as the model meant them (markdown and glosses
-removed by `parsing.action.clean_tool_name`); `toolbox.resolve_tool` matches them to real tools.
+removed by `parsing.tool_name.clean_tool_name`); `toolbox.resolve_tool` matches them to real tools.
 The helpers that read the sections, the call and its input are in `parsing/`.
 """
 
@@ -79,7 +79,8 @@ def parse_llm_response(text: str, language: str = "en") -> Action | FinalAnswer:
 
     Returns:
         The first step in the reply: an `Action` or a `FinalAnswer`. An Observation echoed before
-        it is skipped; anything after it (another step, a made-up Observation) is dropped. With
+        it is skipped; anything after it (another step, a made-up Observation) is dropped; an
+        `Action: None` (no tool) with a step after it is not the step. With
         no step marker, a JSON tool call in the text is the step, then a weak answer marker
         (`Answer:`, `AI:`), and prose with no markers at all is a direct answer (the answer a
         bare `finish(answer="...")` holds, when that is all the reply says).
@@ -217,6 +218,10 @@ def _step(
         return _final_answer(step.text, thought, log, text, errors.empty_answer)
     log = _log(preamble, sections, index)  # after an action, only its Action Input can follow
     call = read_action(step.text, after[0].text if after else None)
+    later = next((i for i, section in enumerate(after) if section.kind in STEPS), None)
+    if not call.name and not call.is_final_answer and later is not None:
+        # `Action: None` (no tool), then a Final Answer (or an Action): that is the step.
+        return _step(text, preamble, sections, index + 1 + later, errors)
     return step_from_call(
         call,
         thought=thought,

@@ -26,9 +26,9 @@ from langchain_core.tools import BaseTool
 from langchain_core.tools import tool as make_tool
 
 from custom_react.arguments import bind_arguments
-from custom_react.parsing.action import clean_tool_name, is_final_answer_name
 from custom_react.parsing.action_input import POSITIONAL_ARGS, ActionInput
 from custom_react.parsing.call_syntax import parse_tool_call
+from custom_react.parsing.tool_name import clean_tool_name, is_final_answer_name
 from custom_react.pausing.approval import Approve
 from custom_react.prompts import load_messages, message
 from custom_react.steps import ToolStep
@@ -196,8 +196,8 @@ def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
     """Find the tool the model meant.
 
     Tries, in order: the exact name; the name in any case; the name the model meant
-    (`parsing.action.clean_tool_name`: markdown, quotes, escapes, a gloss and trailing punctuation
-    removed; spaces and hyphens read as underscores); a sentence that ends or opens with a tool's
+    (`parsing.tool_name.clean_tool_name`: markdown, quotes, escapes, a gloss and trailing
+    punctuation removed; spaces and hyphens read as underscores); a sentence that ends or opens with a tool's
     name, naming no other (the format's line copied: `The tool to use is `search``; `Search for
     Canada's population`); a unique prefix either way (`calc` -> `calculator`, `calculator_tool`
     -> `calculator`), only for a name of one word.

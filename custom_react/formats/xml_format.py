@@ -28,6 +28,7 @@ from custom_react.formats import ReActFormat, text_step
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response, step_from_call
 from custom_react.parsing.action import read_action
 from custom_react.parsing.thinking import strip_think
+from custom_react.parsing.tool_name import clean_tool_name
 from custom_react.prompt import argument_lines, input_example
 from custom_react.prompts import message
 
@@ -62,7 +63,9 @@ def parse_xml_response(text: str, language: str = "en") -> Action | FinalAnswer:
     preamble, sections = split_sections(body)
     if not sections and not _TAG.search(body):
         return parse_llm_response(text)  # no tags at all: text markers, or a direct answer
-    index = next((i for i, (kind, _) in enumerate(sections) if kind in _STEPS), None)
+    steps = [i for i, (kind, _) in enumerate(sections) if kind in _STEPS]
+    # An `<action>` naming no tool (`None`) is no step when a step follows it.
+    index = next((i for i in steps if _is_step(*sections[i])), steps[0] if steps else None)
     if index is None:
         return _without_step(text, language)
     kind, content = sections[index]
@@ -106,7 +109,7 @@ def split_sections(body: str) -> tuple[str, list[Section]]:
         if kind:  # a missing closing tag: the next tag closes the open section
             sections.append((kind, _content(body, start, tag.start())))
         last = sections[-1][0] if sections else ""
-        stepped = any(k in _STEPS for k, _ in sections[-2:])
+        stepped = any(_is_step(k, v) for k, v in sections[-2:])
         if name == "observation" or (stepped and (name, last) != ("action_input", "action")):
             return body[:preamble_end].strip(), sections
         kind = name
@@ -114,6 +117,11 @@ def split_sections(body: str) -> tuple[str, list[Section]]:
     if kind:
         sections.append((kind, _content(body, start, len(body))))
     return body[:preamble_end].strip(), sections
+
+
+def _is_step(kind: str, content: str) -> bool:
+    """An answer, or an action that names a tool (`<action>None</action>` names none)."""
+    return kind == "final_answer" or (kind == "action" and bool(clean_tool_name(content)))
 
 
 def _content(body: str, start: int, end: int) -> str:

@@ -11,10 +11,10 @@ Python calls (`[search(query="rose")]`, `call_syntax.find_call_list`),
 the key conventions models were trained on: `action`/`name`/`tool`/`function` for the tool,
 `action_input`/`arguments`/`parameters`/`tool_input`/`args`/`input` for its input (string-encoded
 arguments included). A call to `final_answer` (`Final Answer`, the paper's `Finish`) is the answer,
-not a tool. `clean_tool_name` is the one place that turns a name as written (markdown, escapes, a
-gloss) into the name the model meant. A `WrittenCall` is the call as the reply spells it (not a
-provider's `tool_calls` entry). It builds no `Action` (`parser.step_from_call` does) and knows no
-tools: case-insensitive and prefix matching are `toolbox.resolve_tool`'s job.
+not a tool. The name as written becomes the name meant in `parsing/tool_name.py`. A
+`WrittenCall` is the call as the reply spells it (not a provider's `tool_calls` entry). It builds
+no `Action` (`parser.step_from_call` does) and knows no tools: case-insensitive and prefix
+matching are `toolbox.resolve_tool`'s job.
 """
 
 from __future__ import annotations
@@ -35,6 +35,13 @@ from custom_react.parsing.call_syntax import find_call_list, parse_tool_call
 from custom_react.parsing.function_tags import find_function_tags
 from custom_react.parsing.json_repair import read_json_value
 from custom_react.parsing.token_calls import find_token_call
+from custom_react.parsing.tool_name import (
+    clean_tool_name,
+    is_escaped,
+    is_final_answer_name,
+    squeezed,
+    unescaped,
+)
 
 _ROLE_KEYS = {
     "thought": ("thought", "thoughts", "reasoning"),
@@ -46,8 +53,6 @@ _ROLE_KEYS = {
 _ROLES = {key: role for role, keys in _ROLE_KEYS.items() for key in keys}
 # `{"name": "Alice", "age": 3}` is data: a name under these keys is a call only with arguments.
 _DATA_NAME_KEYS = frozenset({"name"})
-_FINAL_NAMES = frozenset({"finalanswer", "finish", "最终答案"})
-_KEY_NOISE = re.compile(r"[\s_\-]++")
 # Where a JSON call (or a list of calls) may open: at a line start, or after a space, a colon, a
 # code fence (even one whose language runs into it: ```json{...}```) or <tool_call>. Only the
 # first few such places are tried, so the reading stays linear.
@@ -55,10 +60,6 @@ _CALL_START = re.compile(r"(?:^|(?<=[\s:：>`])|(?<=```json))(?=(?:\[\s*+)?+\{)"
 _CALL_TRIES = 3
 _OPENER = re.compile(r"(?:```[\w-]*+|<tool_call>)\s*+\Z")  # what opened the call, if anything
 _WRAPPED_OBJECT = re.compile(r"[A-Za-z_][\w.]*+[ \t]*+\([ \t]*+\{")  # `SearchTool({...})`
-_GLOSS = re.compile(r"\s[(（]")  # `add (adds two numbers)`: what follows the name explains it
-_NAME_NOISE = " \t\n*`'\"<>[](){}（）.,:;!?。，：；！？"
-_ESCAPED_UNDERSCORE = re.compile(r"\\++_")  # `web\_search`: markdown's escape of an underscore
-_NO_TOOL = frozenset({"none", "n/a", "null", "无"})  # `Action: None`: the model named no tool
 # `Action: Final Answer: 726 元`: a name, a colon and text on the Action line (the answer, when
 # the name is the final answer's).
 _NAME_THEN_TEXT = re.compile(r"(?P<name>[^:：\n]++)[:：][ \t]*+(?P<text>\S.*)", re.DOTALL)
@@ -97,11 +98,6 @@ class WrittenCall:
         return value.strip() if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def is_final_answer_name(name: str) -> bool:
-    """Whether a tool name reads as the Final Answer (`finish`, `final_answer`, `最终答案`, ...)."""
-    return _KEY_NOISE.sub("", name.lower()) in _FINAL_NAMES
-
-
 def final_answer_call(text: str) -> WrittenCall | None:
     """The call, when `text` is nothing but a call of the final answer written like code.
 
@@ -117,20 +113,6 @@ def final_answer_call(text: str) -> WrittenCall | None:
     return None if call is None else WrittenCall(call[0], call[1])
 
 
-def clean_tool_name(written: str) -> str:
-    """The tool name the model meant, its case kept.
-
-    `**current\\_date**` -> `current_date`, `` `search` `` -> `search`, `add (adds two numbers)`
-    -> `add`, `search.` -> `search`; a word that names no tool (`None`, `N/A (no tool needed)`)
-    -> "", so the reply is refused as one with no tool name.
-    """
-    name = _ESCAPED_UNDERSCORE.sub("_", written.strip())
-    if (gloss := _GLOSS.search(name)) is not None:
-        name = name[: gloss.start()]
-    name = name.strip(_NAME_NOISE)
-    return "" if name.lower() in _NO_TOOL else name
-
-
 def step_fields(step: dict[str, Any]) -> dict[str, Any]:
     """The roles of a step object's keys, in order: `thought`, `action`, `input`, `final_answer`.
 
@@ -140,7 +122,7 @@ def step_fields(step: dict[str, Any]) -> dict[str, Any]:
     """
     fields: dict[str, Any] = {}
     for key, value in step.items():
-        normal = _KEY_NOISE.sub("", str(key).lower())
+        normal = squeezed(str(key))
         role = _ROLES.get(normal)
         if role == "observation":
             break
@@ -194,8 +176,8 @@ def read_action(written: str, action_input: str | None = None) -> WrittenCall:
     if not (action_input or "").strip() and (answer := _answer_as_name(written)):
         return answer
     if action_input is not None:
-        if _ESCAPED_UNDERSCORE.search(first):  # the model escaped the whole step, not just the name
-            action_input = _ESCAPED_UNDERSCORE.sub("_", action_input)
+        if is_escaped(first):  # the model escaped the whole step, not just the name
+            action_input = unescaped(action_input)
         name = clean_tool_name(first)
         return WrittenCall(name, _unwrap_call(name, parse_action_input(action_input)))
     if written.startswith(_CALL_OPENERS) and (found := find_call(written, needs_input=False)):

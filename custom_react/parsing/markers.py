@@ -9,7 +9,8 @@ colon) that count only when the reply has no real step. A marker opens a line; i
 line only an `Action Input:` right after its `Action:`, a tag, or a capitalised `Action:` / `Final
 Answer:` after the end of a sentence or right after an empty `Thought:` count, so a word like
 "answer" in a thought never does. After the first step only its Action Input may follow: any other
-ReAct marker ends the scan (the model made up the rest), and so does a new turn after an action
+ReAct marker ends the scan (the model made up the rest; an `Action:` that names no tool, `None`,
+is no step yet, so the answer after it is read), and so does a new turn after an action
 or an `AI:` answer, the template's `Question:` or a conversation's `Human:` (text elsewhere: a
 Final Answer may be a quiz or a dialogue). `reply_sections` reads a reply that is
 still being written. What a section means is `parser`'s job. This module is the one home of the
@@ -23,6 +24,8 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+
+from custom_react.parsing.tool_name import clean_tool_name
 
 MARKERS = {
     "thought": "Thought",
@@ -118,11 +121,22 @@ class _Scan:
             # `AI:` answer; text before them, and in a Final Answer (a quiz, a dialogue)
             current = self.sections[-1][0] if self.sections else ""
             return "stop" if current in ("action", "action_input", "weak_answer") else "text"
-        if not self.stepped:
+        if not self.stepped or self.named_no_tool():
             return "open"
         if (kind, self.sections[-1][0]) == ("action_input", "action"):
             return "open"
         return "text" if alias or kind == "weak_answer" else "stop"
+
+    def named_no_tool(self) -> bool:
+        """Whether the one step so far is an `Action:` naming no tool (`None`): no step yet.
+
+        Only a written word counts: an action's text on the marker's own line is not in yet.
+        """
+        steps = [(kind, parts) for kind, _, _, parts in self.sections if kind in STEPS]
+        if len(steps) != 1 or steps[0][0] != "action":
+            return False
+        written = "".join(steps[0][1]).strip()
+        return bool(written) and not clean_tool_name(written)
 
     def close(self, kind: str) -> str:
         """A closing tag ends the open section of its kind ("close"); a stray one is "text"."""

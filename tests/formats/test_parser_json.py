@@ -93,6 +93,9 @@ FINALS = [
     ("prose: a direct answer", "Paris is the capital of France.", "Paris is the capital of France.", ""),
     ("a final_answer call", '{"name": "final_answer", "arguments": {"answer": "巴黎"}}', "巴黎", ""),
     ("the paper's Finish", '{"thought": "t", "action": "Finish", "action_input": "Paris"}', "Paris", "t"),
+    ("an action naming no tool, and the answer", '{"thought": "t", "action": "None", "action_input": "",'
+     ' "final_answer": "Paris"}', "Paris", "t"),
+    ("a null action, and the answer", '{"thought": "t", "action": null, "final_answer": "巴黎"}', "巴黎", "t"),
 ]  # fmt: skip
 
 BROKEN = [
@@ -100,6 +103,11 @@ BROKEN = [
     ("thought only", '{"thought": "I am thinking"}', "no action and no final answer"),
     ("empty final answer", '{"thought": "t", "final_answer": "  "}', "was empty"),
     ("empty action", '{"thought": "t", "action": ""}', "needs a tool name"),
+    (
+        "no tool and no answer",
+        '{"thought": "t", "action": "N/A", "action_input": "N/A"}',
+        "needs a tool name",
+    ),
     ("unreadable object", '{"thought": "t" "action": ', "could not be read"),
     ("observation only", '{"observation": "made up"}', "no action"),
     (

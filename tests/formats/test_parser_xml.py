@@ -80,6 +80,10 @@ ACTIONS = [
      "write_file", {POSITIONAL_ARGS: ["a.html", "<p>hi</p>"]}, "t"),
     ("markdown around the name", "<thought>t</thought><action>**search**</action><action_input>rose"
      "</action_input>", "search", "rose", "t"),
+    ("no tool, then a tool", "<thought>t</thought><action>N/A</action><action>search(\"rose\")</action>",
+     "search", "rose", "t"),
+    ("a tool, then a made-up answer", "<thought>t</thought><action>search(\"rose\")</action>"
+     "<final_answer>5 yuan</final_answer>", "search", "rose", "t"),
 ]  # fmt: skip
 
 FINALS = [
@@ -96,12 +100,17 @@ FINALS = [
     ("a final_answer tool call", '<tool_call>{"name": "final_answer", "arguments": {"answer": "Paris"}}'
      "</tool_call>", "Paris", ""),
     ("entities in the answer", "<final_answer>3 &lt; 4 &amp;&amp; 4 &gt; 3</final_answer>", "3 < 4 && 4 > 3", ""),
+    ("an action naming no tool, then the answer", "<thought>I know</thought><action>None</action>"
+     "<action_input>None</action_input><final_answer>Paris</final_answer>", "Paris", "I know"),
+    ("no tool, in Chinese", "<thought>我知道</thought><action>无需工具</action><final_answer>巴黎</final_answer>",
+     "巴黎", "我知道"),
 ]  # fmt: skip
 
 BROKEN = [
     # (id, reply, words in the message)
     ("thought only", "<thought>I am thinking</thought>", "<action>"),
     ("empty action", "<thought>t</thought><action></action>", "needs a tool call"),
+    ("no tool and no answer", "<thought>t</thought><action>None</action>", "needs a tool call"),
     ("empty final answer", "<thought>t</thought><final_answer> </final_answer>", "was empty"),
     ("empty LangChain final answer", "<final_answer></final_answer>", "was empty"),
     ("empty Finish", "<action>Finish[]</action>", "was empty"),

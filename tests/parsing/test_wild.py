@@ -78,6 +78,47 @@ NO_TOOL = [
     ),
 ]
 
+# An action that names no tool, then a Final Answer: the model answered without a tool, and the
+# answer is the step. A later Action is the step the same way; with nothing after it, the reply is
+# still refused (above). A tool's name, then an answer, stays the action: the answer is made up.
+NO_TOOL_THEN_ANSWER = [
+    *variants(
+        "action none, then the answer",
+        "Thought: {t}\nAction: None\nAction Input: None\nFinal Answer: {a}",
+        Final("{a}", "{t}"),
+    ),
+    *variants("action N/A, no input", "Thought: {t}\nAction: N/A\nFinal Answer: {a}", ANSWER),
+    *variants(
+        "no tool needed, in words",
+        "Thought: {t}\nAction: No tool needed.\nAction Input:\nFinal Answer: {a}",
+        ANSWER,
+    ),
+    *variants("in bold", "Action: **None**\n\n**Final Answer:** {a}", ANSWER),
+    *variants(
+        "Chinese words for none", "Thought: {t}\nAction: 无需工具\nFinal Answer: {a}", ANSWER
+    ),
+    *variants(
+        "none, then a made-up observation, then the answer",
+        "Action: None\nAction Input: None\nObservation: None\nFinal Answer: {a}",
+        ANSWER,
+    ),
+    *variants(
+        "none, then a real action",
+        "Action: None\nAction Input: None\nAction: search\nAction Input: {q}\nObservation: x",
+        Act("search", "{q}"),
+    ),
+    *variants(
+        "a tool, then a made-up answer",
+        "Action: search\nAction Input: {q}\nFinal Answer: {a}",
+        Act("search", "{q}"),
+    ),
+    *variants(
+        "a tool whose name starts like none",
+        "Action: notion\nAction Input: {q}\nFinal Answer: {a}",
+        Act("notion", "{q}"),
+    ),
+]
+
 # A reply that is nothing but a call of the final answer written like code -- the way a prompt
 # spelled the action -- is that answer. Any other bare call, or prose that merely starts with the
 # word, stays prose: a direct answer.
@@ -119,7 +160,12 @@ ESCAPED_UNDERSCORES = [
     ),
 ]
 
-KINDS = {"no-tool": NO_TOOL, "final-call": FINAL_CALL, "escaped-underscores": ESCAPED_UNDERSCORES}
+KINDS = {
+    "no-tool": NO_TOOL,
+    "no-tool-then-answer": NO_TOOL_THEN_ANSWER,
+    "final-call": FINAL_CALL,
+    "escaped-underscores": ESCAPED_UNDERSCORES,
+}
 
 
 @pytest.mark.parametrize(
