@@ -91,11 +91,12 @@ class CustomReActAgent(StepRunnable):
         # A paused run first carries out the person's decision (a sub-agent may pause again).
         if (paused := (yield from self._resume(run, config))) is not None:
             return paused
-        while (limit := self._limit_reached(run)) is None:
+        unfinished = ""  # a reply that stopped after its Thought: the model goes on from it
+        while (limit := run.limit_reached(self.settings)) is None:
             run.iterations += 1
             # Thought: the model reads the question and every earlier step, then writes one step.
             try:
-                reply = yield from self._think(run, model)
+                reply = yield from self._think(run, model, unfinished=unfinished)
             except ModelFailure as failure:
                 # The model failed for good (after retries): the run ends, keeping every step.
                 stopped = self.settings.stop_message("model_error", error=failure)
@@ -103,10 +104,15 @@ class CustomReActAgent(StepRunnable):
             try:
                 step = self._parse(reply)
             except ParseError as error:
+                # A Thought, then nothing: the next call shows it, and the model goes on (once).
+                unfinished = reply.text if error.thought_only and not unfinished else ""
+                if unfinished:
+                    continue
                 # The model broke the format: its error becomes the next Observation.
                 run.failures += 1
                 yield run.record(ParseFailure(reply.text, str(error), run.failures, run.iterations))
                 continue
+            unfinished = ""
             if isinstance(step, FinalAnswer):
                 # Final Answer: the model says it is done; the run ends with it, unless it is
                 # not the answer asked for (then why goes back to the model).
@@ -166,22 +172,34 @@ class CustomReActAgent(StepRunnable):
         problems = verdict.problems  # retries ran out: returned, with what still fails
         return Ending(output, "final_answer", structured=verdict.structured, checks_failed=problems)
 
-    def _think(self, run: RunMemory, model: ModelCaller, note: str = "") -> Loop[AIMessage]:
-        """Ask the model once, with the question and every earlier step; return its reply."""
-        build = partial(self._prompt, run, note=note)
+    def _think(
+        self, run: RunMemory, model: ModelCaller, note: str = "", unfinished: str = ""
+    ) -> Loop[AIMessage]:
+        """Ask the model once, with the question and every earlier step; return its reply.
+
+        After `unfinished` (a reply that stopped after its Thought) the model goes on from it.
+        """
+        build = partial(self._prompt, run, note=note, unfinished=unfinished)
         steps: Sequence[Step] = run.steps
         history: Sequence[BaseMessage] = run.chat_history
         if self.budget is not None:  # what does not fit goes: old conversation, old observations
             steps, history = self.budget.fit(steps, history, build)
-        reply = yield from model.reply(build(steps, history=history))
+        reply = yield from model.reply(build(steps, history=history), unfinished=unfinished)
         run.count_usage(reply)
         return reply
 
     def _prompt(
-        self, run: RunMemory, steps: Sequence[Step], history: Sequence[BaseMessage], note: str = ""
+        self,
+        run: RunMemory,
+        steps: Sequence[Step],
+        history: Sequence[BaseMessage],
+        note: str = "",
+        unfinished: str = "",
     ) -> list[BaseMessage]:
         """The messages the model reads: system prompt, history, question, then the steps."""
-        scratchpad = render_scratchpad(steps, self.format.render_observation, self.format.cue, note)
+        scratchpad = render_scratchpad(
+            steps, self.format.render_observation, self.format.cue, note, unfinished
+        )
         return self.prompt.format_messages(
             input=run.question, chat_history=list(history), agent_scratchpad=scratchpad
         )
@@ -190,20 +208,6 @@ class CustomReActAgent(StepRunnable):
         """The step in the reply; cut off at the model's token limit inside it, a format error."""
         cut_off = was_cut_off(reply, self.format.stop)
         return parse_step(reply.text, self.format.parse, self.language, cut_off=cut_off)
-
-    def _limit_reached(self, run: RunMemory) -> StopReason | None:
-        """Which limit, if any, stops the run before its next model call."""
-        settings = self.settings
-        if run.failures >= settings.max_consecutive_parse_failures:
-            return "parse_failures"
-        if settings.max_tokens_per_run is not None and run.tokens >= settings.max_tokens_per_run:
-            return "token_budget"
-        if settings.max_iterations is not None and run.iterations >= settings.max_iterations:
-            return "max_iterations"
-        time_limit = settings.max_execution_time
-        if time_limit is not None and run.elapsed >= time_limit:
-            return "max_execution_time"
-        return None
 
     def _stop_early(self, limit: StopReason, run: RunMemory, model: ModelCaller) -> Loop[Ending]:
         """End the run at a limit: a message naming it, or the model's answer from one more call."""

@@ -30,6 +30,7 @@ from custom_react.pausing.state import resume_run, run_state
 from custom_react.pausing.store import ResumeRefused, RunStore, claimed_elsewhere
 from custom_react.prompts import message
 from custom_react.running.inputs import AgentInput, read_input
+from custom_react.settings import AgentSettings
 from custom_react.steps import Observe, Step, ToolStep, action_key
 
 StepT = TypeVar("StepT", bound=Step)
@@ -139,6 +140,19 @@ class RunMemory(BaseRun):
             if earlier is None and step.status == "ok" and step.action_key == key:
                 earlier = step.observation
         return earlier, calls
+
+    def limit_reached(self, settings: AgentSettings) -> StopReason | None:
+        """Which of the agent's limits, if any, this run has reached (before a model call)."""
+        if self.failures >= settings.max_consecutive_parse_failures:
+            return "parse_failures"
+        if settings.max_tokens_per_run is not None and self.tokens >= settings.max_tokens_per_run:
+            return "token_budget"
+        if settings.max_iterations is not None and self.iterations >= settings.max_iterations:
+            return "max_iterations"
+        time_limit = settings.max_execution_time
+        if time_limit is not None and self.elapsed >= time_limit:
+            return "max_execution_time"
+        return None
 
     @property
     def elapsed(self) -> float:

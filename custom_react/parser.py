@@ -61,6 +61,8 @@ class ParseError(ValueError):
 
     message: str
     text: str = field(default="", repr=False)
+    thought_only: bool = False
+    """The reply is a Thought and nothing after it: the loop lets the model go on with its step."""
 
     def __str__(self) -> str:
         return self.message
@@ -103,7 +105,8 @@ def parse_llm_response(text: str, language: str = "en") -> Action | FinalAnswer:
     if preamble and not sections:  # prose with no markers: a direct answer
         return _direct_answer(text, preamble, errors)
     what = "text_after_thought" if sections else "text_echo" if found else "text_empty_reply"
-    raise ParseError(errors.message(what), text)
+    thought_only = bool(found) and all(section.kind == "thought" for section in found)
+    raise ParseError(errors.message(what), text, thought_only=thought_only)
 
 
 def parse_step(

@@ -3,7 +3,8 @@
 `render_scratchpad(steps)` turns the run's step records into the text that follows the question in
 the user turn (`...Observation: 310\\nThought: `): each step's reply (its markers rewritten plainly),
 then its observation as the format writes one, and at the end the format's cue, so the model's
-next words are its next Thought. A text-ReAct model is never sent provider tool calls (OpenAI-
+next words are its next Thought (or, after a reply that stopped after its Thought, that reply, so
+the model goes on with its step). A text-ReAct model is never sent provider tool calls (OpenAI-
 compatible servers reject a `tool` message without one), and small models keep the format best
 when they continue one transcript (measured: docs/measurements.md, "Why not 90%"). `<think>` blocks
 never come back: the model reads its steps without its old private reasoning.
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from custom_react.parsing.markers import MARKERS
+from custom_react.parsing.thinking import strip_think
 from custom_react.steps import REACT_LOG, Exchange, Observe, Step
 
 OBSERVATION_PREFIX = MARKERS["observation"] + ": "
@@ -38,6 +40,7 @@ def render_scratchpad(
     observe: Observe = render_observation,
     cue: str = TEXT_CUE,
     note: str = "",
+    unfinished: str = "",
 ) -> str:
     """Write the steps as the transcript the model continues after the question.
 
@@ -46,21 +49,26 @@ def render_scratchpad(
         observe: How the format shows an observation (or a format error) to the model.
         cue: What the transcript ends with ("Thought: " for text; "" when a step is one object).
         note: A last line before the cue (the nudge for a final answer on a limit).
+        unfinished: A reply that stopped after its Thought: it ends the transcript in place of the
+            cue, so the model goes on with that step.
 
     Returns:
         "" when there is nothing to show, else a newline, then one line (or block) per entry.
     """
-    return render_transcript([step.exchange() for step in steps], observe, cue, note)
+    exchanges = [step.exchange() for step in steps]
+    return render_transcript(exchanges, observe, cue, note, strip_think(unfinished).strip())
 
 
 def render_transcript(
-    exchanges: Sequence[Exchange], observe: Observe, cue: str, note: str = ""
+    exchanges: Sequence[Exchange], observe: Observe, cue: str, note: str = "", unfinished: str = ""
 ) -> str:
     """Write (reply, observation) pairs as the transcript the model continues (see above)."""
     entries = transcript_entries(exchanges, observe, cue)
     if note:
         entries.append(note)
-    if cue:
+    if unfinished:
+        entries.append(with_cue(unfinished, cue) + "\n")
+    elif cue:
         entries.append(cue)
     return "\n" + "\n".join(entries) if entries else ""
 

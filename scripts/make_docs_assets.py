@@ -153,14 +153,18 @@ SCRIPTED_RUNS = {
     "bad_format": Run(
         "What is 17 * 23?",
         [
-            "Thought: I should multiply the two numbers.",
+            "Thought: I should multiply the two numbers.\nAction Input: 17 * 23",
             "Thought: I will use the calculator.\nAction: calculator\nAction Input: 17 * 23",
             "Thought: I now know the final answer\nFinal Answer: 17 * 23 = 391.",
         ],
     ),
     "format_limit": Run(
         "What is 17 * 23?",
-        ["Thought: Let me think.", "Thought: Still thinking.", "Thought: Hmm."],
+        [
+            "Thought: Let me think.\nAction Input: 17 * 23",
+            "Thought: Still thinking.\nAction Input: 17, 23",
+            "Thought: Hmm.\nAction Input: 391",
+        ],
     ),
     "unknown_tool": Run(
         "What does a rose cost wholesale in Kunming?",

@@ -67,7 +67,9 @@ def parse_xml_response(text: str, language: str = "en") -> Action | FinalAnswer:
     # An `<action>` naming no tool (`None`) is no step when a step follows it.
     index = next((i for i in steps if _is_step(*sections[i])), steps[0] if steps else None)
     if index is None:
-        return _without_step(text, language)
+        made_up = any(tag.group("name").lower() == "observation" for tag in _TAG.finditer(body))
+        thought_only = not made_up and all(kind == "thought" for kind, _ in sections)
+        return _without_step(text, language, thought_only)
     kind, content = sections[index]
     rest = sections[index + 1 :]
     thought = "\n".join(v for k, v in sections[:index] if k == "thought" and v)
@@ -135,12 +137,12 @@ def _kind(name: str) -> str:
     return _KINDS.get(word, word)
 
 
-def _without_step(text: str, language: str) -> Action | FinalAnswer:
+def _without_step(text: str, language: str, thought_only: bool) -> Action | FinalAnswer:
     """Tags but no step: accept a step the text markers spell, else explain the format."""
     step = text_step(_TAG.sub("", text))
     if step is not None:
         return step
-    raise ParseError(_message("xml_no_step", language), text)
+    raise ParseError(_message("xml_no_step", language), text, thought_only=thought_only)
 
 
 def _message(key: str, language: str) -> str:

@@ -63,8 +63,11 @@ class ModelCaller:
     send_stop: bool = True
     """False once the server rejected `stop` in this run."""
 
-    def reply(self, messages: Sequence[BaseMessage]) -> Loop[AIMessage]:
+    def reply(self, messages: Sequence[BaseMessage], unfinished: str = "") -> Loop[AIMessage]:
         """The model's reply to `messages`, retried as set (`reply = yield from ...`).
+
+        `unfinished` is what the model wrote of this reply before (it stopped after its Thought,
+        and `messages` end with it): the reply returned begins with it.
 
         Raises:
             ModelFailure: The call failed for good (the message names the last error).
@@ -88,7 +91,11 @@ class ModelCaller:
                 yield sleeping(self.backoff * 2**attempt)
                 attempt += 1
                 continue
-            return reply if isinstance(reply, AIMessage) else AIMessage(content=reply.content)
+            reply = reply if isinstance(reply, AIMessage) else AIMessage(content=reply.content)
+            if unfinished:  # one reply, written in two calls
+                text = f"{unfinished.rstrip()}\n{reply.text}"
+                reply = reply.model_copy(update={"content": text})
+            return reply
 
 
 def stream_reply(

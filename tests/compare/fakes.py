@@ -54,7 +54,7 @@ def offline_tools() -> list[BaseTool]:
 
 
 TEXT_SCRIPT = (
-    reply("Thought: I should work this out.", 100, 7),
+    reply("Thought: I should work this out.\nAction Input: 12.5% of 2480", 100, 7),
     reply("Thought: use the calculator\nAction: calculator\nAction Input: 12.5% of 2480", 120, 12),
     reply("Thought: I now know the final answer\nFinal Answer: 310", 140, 9),
 )

@@ -146,7 +146,7 @@ def test_tool_that_raises_becomes_an_error_observation(script, tools):
 
 
 def test_parse_failure_is_fed_back_then_recovery(script, tools):
-    model = script("Thought: hmm, let me think", "Final Answer: 42")
+    model = script("Thought: hmm, let me think\nAction Input: 42", "Final Answer: 42")
     agent = CustomReActAgent(model.model, tools)
     events = list(agent.stream("q"))
     assert summarize(events) == [
@@ -159,8 +159,58 @@ def test_parse_failure_is_fed_back_then_recovery(script, tools):
     assert result.intermediate_steps[0][0].tool == "_Exception"
 
 
+@pytest.mark.parametrize(
+    ("step_format", "thought", "then"),
+    [
+        ("text", "Thought: I need the product.", "Action: calculator\nAction Input: 17 * 23"),
+        ("xml", "<thought>I need the product.</thought>", '<action>calculator("17 * 23")</action>'),
+    ],
+)
+def test_a_thought_alone_is_shown_back_and_the_model_goes_on(
+    script, tools, calls, step_format, thought, then
+):
+    """A reply that stops after its Thought is no format error: the next call ends with it."""
+    model = script(thought, then, "Final Answer: 391")
+    events, result = run(CustomReActAgent(model.model, tools, format=step_format))
+    assert events[:2] == [("action", "calculator", "17 * 23"), ("observation", "ok", "391")]
+    assert events[-1] == ("result", "final_answer", 3)  # the going on was a model call
+    assert calls.calls == [("calculator", "17 * 23")] and len(events) == 4  # no parse failure
+    shown = model.prompts[1][-1].content  # the thought ends the transcript, with no cue after it
+    assert shown.endswith(f"\n{thought}\n")
+    assert shown.startswith(model.prompts[0][-1].content.removesuffix("Thought: "))
+    ((action, _),) = result["intermediate_steps"]
+    assert action.log.startswith(thought) and then.splitlines()[0] in action.log  # one step
+
+
+def test_a_thought_alone_twice_in_a_row_is_a_format_error(script, tools, calls):
+    model = script("Thought: hmm", "Thought: still hmm", "Final Answer: 391")
+    events, result = run(CustomReActAgent(model.model, tools))
+    assert events == [("parse_failure", 1), ("final_answer", "391"), ("result", "final_answer", 3)]
+    failure = result["messages"][1]
+    assert failure.content == "Thought: hmm\nThought: still hmm"  # the two calls' reply, as one
+    assert model.prompts[2][-1].content.endswith(
+        "Thought: still hmm\nObservation: Invalid format:"
+        " after 'Thought:' write either 'Action:' with 'Action Input:' or 'Final Answer:'.\nThought: "
+    )
+
+
+def test_a_thought_cut_off_at_the_token_limit_is_not_gone_on_from(script, tools):
+    cut = AIMessage(
+        "Thought: let me work it out: 17 * 23 is", response_metadata={"finish_reason": "length"}
+    )
+    model = script(cut, "Final Answer: 391")
+    events, _ = run(CustomReActAgent(model.model, tools))
+    assert events[0] == ("parse_failure", 1)  # asked for a shorter step, as before
+
+
+def test_a_json_object_with_only_a_thought_stays_a_format_error(script, tools):
+    model = script('{"thought": "hmm"}', '{"final_answer": "391"}')
+    events, _ = run(CustomReActAgent(model.model, tools, format="json"))
+    assert events[0] == ("parse_failure", 1)  # one object is one step: nothing to go on from
+
+
 def test_consecutive_parse_failures_are_capped(script, tools):
-    model = script("Thought:", "Thought: still thinking", "Thought: more")
+    model = script("Thought:\nAction Input: 1", "Action Input: 2", "Thought: more\nAction Input: 3")
     agent = CustomReActAgent(model.model, tools, max_consecutive_parse_failures=3)
     events, result = run(agent)
     assert events == [
@@ -177,7 +227,10 @@ def test_consecutive_parse_failures_are_capped(script, tools):
 
 def test_parse_failure_count_resets_after_a_good_step(script, tools):
     model = script(
-        "Thought: a", "Action: calculator\nAction Input: 1 + 1", "Thought: b", "Final Answer: 2"
+        "Thought: a\nAction Input: 1",
+        "Action: calculator\nAction Input: 1 + 1",
+        "Thought: b\nAction Input: 2",
+        "Final Answer: 2",
     )
     events, _ = run(CustomReActAgent(model.model, tools, max_consecutive_parse_failures=2))
     assert events[-1] == ("result", "final_answer", 4)

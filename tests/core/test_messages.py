@@ -49,7 +49,7 @@ def command(line: str) -> str:
 command.metadata = {"requires_approval": True}
 REPLIES = [
     "",  # an empty reply
-    "Thought: 我想想",  # a Thought with no step
+    "Thought: 我想想\nAction Input: 1 + 1",  # an input with no action
     "Observation: 旧的结果",  # only an echoed observation
     "Thought: x\nAction:\nAction Input: y",  # no tool name
     "Final Answer:",  # an empty answer
@@ -93,7 +93,12 @@ def test_every_message_of_a_chinese_run_is_chinese(script):
 @pytest.mark.parametrize(
     ("step_format", "broken", "answer", "key"),
     [
-        ("xml", "<thought>嗯</thought>", "<final_answer>完</final_answer>", "xml_no_step"),
+        (
+            "xml",
+            "<thought>嗯</thought><action_input>1</action_input>",
+            "<final_answer>完</final_answer>",
+            "xml_no_step",
+        ),
         ("json", '{"thought": "嗯"}', '{"final_answer": "完"}', "json_no_step"),
     ],
 )

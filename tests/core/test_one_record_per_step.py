@@ -54,7 +54,7 @@ def test_verbose_prints_the_same_transcript_for_every_way_of_running(script, too
 
 
 def test_every_event_after_a_model_call_carries_its_iteration(script, tools):
-    model = script("Thought: hmm", STEP, "Final Answer: 4")
+    model = script("Thought: hmm\nAction Input: 2 + 2", STEP, "Final Answer: 4")
     events: list[Any] = list(CustomReActAgent(model.model, tools).stream("What is 2 + 2?"))
     iterations = [
         (e.type, e.step.iteration if isinstance(e, ActionEvent | ObservationEvent) else e.iteration)

@@ -18,14 +18,14 @@ REPLIES = {
     "en": [
         "Thought: multiply\nAction: calculator\nAction Input: 17 * 23",
         "Thought: check\nAction: calculator\nAction Input: 17 * 23",
-        "Thought: let me think about it",
+        "Thought: let me think about it\nAction Input: 17 * 23",
         "Thought: look\nAction: abacus\nAction Input: 17 * 23",
         "Thought: done\nFinal Answer: 391",
     ],
     "zh": [
         "思考：相乘\n行动：calculator\n行动输入：17 * 23",
         "思考：再算一次\n行动：calculator\n行动输入：17 * 23",
-        "思考：我再想想",
+        "思考：我再想想\n行动输入：17 * 23",
         "思考：查一下\n行动：abacus\n行动输入：17 * 23",
         "思考：好了\n最终答案：391",
     ],

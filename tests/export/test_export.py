@@ -46,7 +46,7 @@ RUNS = {
         "What is the wholesale price of a rose plus 5%?",
         [
             "Thought: I need the wholesale price first.\nAction: search\nAction Input: rose",
-            "Thoughts: something without a step",
+            "Thoughts: something without a step\nAction Input: rose",
             "Action: Calculator\nAction Input: 1.2 * 1.05",
             "Thought: Let me check again.\nAction: calculator\nAction Input: 1.2 * 1.05",
             "Action: weather\nAction Input: Kunming",

@@ -61,7 +61,7 @@ ROSE_EVENTS = [
 # A troubled run: a broken reply, an unknown tool, a failing tool, a repeat, then the answer.
 TROUBLED_RUN = {
     "text": [
-        "Thought: hmm",
+        "Thought: hmm\nAction Input: rose",
         "Action: web_browser\nAction Input: rose",
         "Action: calculator\nAction Input: two plus two",
         'Action: search\nAction Input: {"query": "rose"}',
@@ -69,7 +69,7 @@ TROUBLED_RUN = {
         "Final Answer: 1.2 yuan",
     ],
     "xml": [
-        "<thought>hmm</thought>",
+        "<thought>hmm</thought><action_input>rose</action_input>",
         '<action>web_browser("rose")</action>',
         '<action>calculator("two plus two")</action>',
         "<action>search(query='rose')</action>",

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from langchain_core.exceptions import OutputParserException
 
 from bench.parser_speed import ADVERSARIAL_INPUTS
+from custom_react.formats import get_format
 from custom_react.parser import (
     Action,
     ActionInput,
@@ -898,3 +899,27 @@ def test_adversarial_inputs_are_about_100_kb() -> None:
 @pytest.mark.parametrize("text", list(ADVERSARIAL_INPUTS.values()), ids=list(ADVERSARIAL_INPUTS))
 def test_adversarial_input_parses_or_raises_parse_error(text: str) -> None:
     check_contract(text)
+
+
+@pytest.mark.parametrize(
+    ("reply", "thought_only"),
+    [
+        ("Thought: I need to search for the winner.", True),
+        ("Thought: first\n\nThought: second", True),
+        ("思考：我需要查一下。", True),
+        ("<thought>I need to search.</thought>", True),
+        ("Thought: a\nAction Input: rose", False),  # an input with no action: a broken step
+        ("Thought: a\nObservation: made up", False),  # a made-up result is not shown back
+        ("<thought>a</thought><observation>made up</observation>", False),
+        ("Observation: the last result", False),
+        ("", False),
+    ],
+)
+def test_a_thought_alone_is_marked_for_the_loop_to_go_on_from(
+    reply: str, thought_only: bool
+) -> None:
+    """The loop shows a Thought alone back to the model (`agent.py`); every other error is one."""
+    parse = get_format("xml").parse if reply.startswith("<") else parse_llm_response
+    with pytest.raises(ParseError) as raised:
+        parse(reply, "en")
+    assert raised.value.thought_only is thought_only
