@@ -26,7 +26,7 @@ from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_respo
 from custom_react.parsing.action import read_call, step_fields
 from custom_react.parsing.json_repair import read_json_object
 from custom_react.parsing.thinking import strip_think
-from custom_react.parsing.tool_name import clean_tool_name
+from custom_react.parsing.tool_name import names_no_tool
 from custom_react.prompt import TEXT_QUESTION, InputStyle, render_tools
 from custom_react.prompts import message
 
@@ -68,7 +68,7 @@ def read_step(
     fields = step_fields(step)  # keys from a made-up "observation" on are already dropped
     thought = _text(fields.get("thought")) or preamble
     kind = next((role for role in fields if role in ("action", "final_answer")), None)
-    if kind == "action" and "final_answer" in fields and _names_no_tool(fields["action"]):
+    if kind == "action" and "final_answer" in fields and names_no_tool(fields["action"]):
         kind = "final_answer"  # {"action": "None", "final_answer": "42"}: no tool, an answer
     if kind == "final_answer":
         return _final_answer(_text(fields["final_answer"]), thought, text, language)
@@ -92,11 +92,6 @@ def _action(
         raise ParseError(_message("json_no_tool", language), text)
     log = _log({"thought": thought, "action": written, "action_input": raw_input})
     return Action(tool=call.name, tool_input=call.tool_input, thought=thought, log=log)
-
-
-def _names_no_tool(action: Any) -> bool:
-    """Whether an `action` value names no tool: null, "", "None", "N/A"."""
-    return action is None or (isinstance(action, str) and not clean_tool_name(action))
 
 
 def _final_answer(output: str, thought: str, text: str, language: str) -> FinalAnswer:

@@ -28,7 +28,7 @@ from custom_react.formats import ReActFormat, text_step
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response, step_from_call
 from custom_react.parsing.action import read_action
 from custom_react.parsing.thinking import strip_think
-from custom_react.parsing.tool_name import clean_tool_name
+from custom_react.parsing.tool_name import names_no_tool
 from custom_react.prompt import argument_lines, input_example
 from custom_react.prompts import message
 
@@ -123,7 +123,7 @@ def split_sections(body: str) -> tuple[str, list[Section]]:
 
 def _is_step(kind: str, content: str) -> bool:
     """An answer, or an action that names a tool (`<action>None</action>` names none)."""
-    return kind == "final_answer" or (kind == "action" and bool(clean_tool_name(content)))
+    return kind == "final_answer" or (kind == "action" and not names_no_tool(content))
 
 
 def _content(body: str, start: int, end: int) -> str:

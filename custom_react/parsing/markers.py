@@ -25,7 +25,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
-from custom_react.parsing.tool_name import clean_tool_name
+from custom_react.parsing.tool_name import names_no_tool
 
 MARKERS = {
     "thought": "Thought",
@@ -136,7 +136,7 @@ class _Scan:
         if len(steps) != 1 or steps[0][0] != "action":
             return False
         written = "".join(steps[0][1]).strip()
-        return bool(written) and not clean_tool_name(written)
+        return bool(written) and names_no_tool(written)
 
     def close(self, kind: str) -> str:
         """A closing tag ends the open section of its kind ("close"); a stray one is "text"."""

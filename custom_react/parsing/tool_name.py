@@ -2,9 +2,9 @@
 
 `clean_tool_name` takes off what models put around a name (markdown, quotes, an escaped
 underscore, a gloss in brackets, trailing punctuation) and gives "" for a word that names no tool
-(`None`, `N/A`, `No tool needed`, `无需工具`); `is_final_answer_name` says whether a name is the
-final answer's (`Final Answer`, `final_answer`, the paper's `Finish`). Every format's reader, the
-marker scan and `toolbox.resolve_tool` call these. Pure, linear time.
+(`None`, `N/A`, `No tool needed`, `无需工具`), which `names_no_tool` asks; `is_final_answer_name`
+says whether a name is the final answer's (`Final Answer`, `final_answer`, the paper's `Finish`).
+Every format's reader, the marker scan and `toolbox.resolve_tool` call these. Pure, linear time.
 """
 
 from __future__ import annotations
@@ -37,6 +37,11 @@ def clean_tool_name(written: str) -> str:
         name = name[: gloss.start()]
     name = name.strip(_NAME_NOISE)
     return "" if _NO_TOOL.fullmatch(name) else name
+
+
+def names_no_tool(written: object) -> bool:
+    """Whether an action as written names no tool: null, "", `None`, `N/A`, `No tool needed`."""
+    return written is None or (isinstance(written, str) and not clean_tool_name(written))
 
 
 def is_final_answer_name(name: str) -> bool:
