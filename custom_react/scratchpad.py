@@ -56,7 +56,7 @@ def render_scratchpad(
         "" when there is nothing to show, else a newline, then one line (or block) per entry.
     """
     exchanges = [step.exchange() for step in steps]
-    return render_transcript(exchanges, observe, cue, note, strip_think(unfinished).strip())
+    return render_transcript(exchanges, observe, cue, note, unfinished)
 
 
 def render_transcript(
@@ -66,8 +66,8 @@ def render_transcript(
     entries = transcript_entries(exchanges, observe, cue)
     if note:
         entries.append(note)
-    if unfinished:
-        entries.append(with_cue(unfinished, cue) + "\n")
+    if unfinished:  # a reply that stopped after its Thought: the model goes on from it
+        entries.append(with_cue(strip_think(unfinished).strip(), cue) + "\n")
     elif cue:
         entries.append(cue)
     return "\n" + "\n".join(entries) if entries else ""

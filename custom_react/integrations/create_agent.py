@@ -19,7 +19,8 @@ at its first reply. `TextReActMiddleware` wraps every model call:
    error, as `CustomReActAgent` keeps a format error; both are marked `FORMAT_ERROR` in
    `response_metadata`. `after_model` then sends the graph back to the model, which reads the
    error as the next Observation and tries again (each try is one model call, counted by
-   `create_agent`'s limits). No name of the middleware's own reaches the model or the messages.
+   `create_agent`'s limits). A Thought alone is no error: the model goes on from it (once), as in
+   `CustomReActAgent`. No name of the middleware's own reaches the model or the messages.
 
     from langchain.agents import create_agent
     agent = create_agent(llm, tools, middleware=[TextReActMiddleware()])
@@ -43,6 +44,7 @@ from langchain_core.messages import (
     SystemMessage,
     ToolMessage,
 )
+from langchain_core.messages.ai import add_usage
 from langchain_core.messages.tool import ToolCall
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
@@ -107,8 +109,11 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         """Ask the model in text ReAct, then turn its reply into a tool call or the answer."""
         tools = request_tools(request)
         schema = answer_schema(request)
-        response = handler(self.text_request(request, tools, schema))
-        return self.read_reply(response.result[-1], tools, schema)
+        reply = handler(self.text_request(request, tools, schema)).result[-1]
+        if self.stopped_after_thought(reply):  # shown its Thought, the model goes on (once)
+            more = handler(self.text_request(request, tools, schema, reply.text)).result[-1]
+            reply = gone_on(reply, more)
+        return self.read_reply(reply, tools, schema)
 
     async def awrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[ModelResponse]]
@@ -116,17 +121,35 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         """`wrap_model_call` under `ainvoke` / `astream`."""
         tools = request_tools(request)
         schema = answer_schema(request)
-        response = await handler(self.text_request(request, tools, schema))
-        return self.read_reply(response.result[-1], tools, schema)
+        reply = (await handler(self.text_request(request, tools, schema))).result[-1]
+        if self.stopped_after_thought(reply):
+            more = (await handler(self.text_request(request, tools, schema, reply.text))).result[-1]
+            reply = gone_on(reply, more)
+        return self.read_reply(reply, tools, schema)
+
+    def stopped_after_thought(self, reply: BaseMessage) -> bool:
+        """Whether the reply is a Thought and nothing after it, not cut off (as in `agent.py`)."""
+        if isinstance(reply, AIMessage) and was_cut_off(reply, self.step_format.stop):
+            return False
+        try:
+            self.step_format.parse(reply.text, self.language)
+        except ParseError as error:
+            return error.thought_only
+        return False
 
     def text_request(
-        self, request: ModelRequest, tools: Sequence[BaseTool], schema: AnswerSchema | None = None
+        self,
+        request: ModelRequest,
+        tools: Sequence[BaseTool],
+        schema: AnswerSchema | None = None,
+        unfinished: str = "",
     ) -> ModelRequest:
         """The same request with the ReAct prompt as its messages and no tools bound.
 
         The question is the last human turn; the steps after it become the transcript; earlier
         questions and answers are the chat history (their steps are not). A system prompt given
-        to `create_agent` comes first.
+        to `create_agent` comes first. `unfinished`: a reply that stopped after its Thought ends
+        the transcript, for the model to go on from.
         """
         start = last_human(request.messages)
         question = request.messages[start].text if start is not None else ""
@@ -138,7 +161,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         system, *turns = prompt.format_messages(
             input=question,
             chat_history=[m for m in history if is_conversation(m)],
-            agent_scratchpad=self.scratchpad(steps),
+            agent_scratchpad=self.scratchpad(steps, unfinished),
         )
         given = f"{request.system_message.text}\n\n" if request.system_message is not None else ""
         system = SystemMessage(given + system.text)
@@ -152,10 +175,11 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
             model_settings=settings,
         )
 
-    def scratchpad(self, steps: Sequence[BaseMessage]) -> str:
+    def scratchpad(self, steps: Sequence[BaseMessage], unfinished: str = "") -> str:
         """The steps so far as the transcript the model continues (`scratchpad.py` writes it)."""
         observe = self.step_format.render_observation
-        return render_transcript(step_exchanges(steps), observe, self.step_format.cue)
+        exchanges = step_exchanges(steps)
+        return render_transcript(exchanges, observe, self.step_format.cue, "", unfinished)
 
     def read_reply(
         self, reply: BaseMessage, tools: Sequence[BaseTool], schema: AnswerSchema | None = None
@@ -193,6 +217,15 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
             update={"content": output, "tool_calls": [], "response_metadata": metadata}
         )
         return ModelResponse(result=[answer], structured_response=structured)
+
+
+def gone_on(reply: BaseMessage, more: BaseMessage) -> AIMessage:
+    """A reply that stopped after its Thought and the model's going on: one step, usage summed."""
+    first = reply if isinstance(reply, AIMessage) else AIMessage(content=reply.text)
+    rest = more if isinstance(more, AIMessage) else AIMessage(content=more.text)
+    usage = add_usage(first.usage_metadata, rest.usage_metadata)
+    text = f"{first.text.rstrip()}\n{rest.text}"
+    return rest.model_copy(update={"content": text, "usage_metadata": usage})
 
 
 def answer_schema(request: ModelRequest) -> AnswerSchema | None:

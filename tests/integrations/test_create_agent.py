@@ -97,20 +97,22 @@ def prompt_has_tools(messages: list[BaseMessage]) -> bool:
 def test_a_format_error_goes_back_to_the_model_as_an_observation(
     script: Callable[..., Script], tools: list[BaseTool], calls: Calls
 ) -> None:
-    model = script("Thought: let me think about it.", ACTION, "Final Answer: 391")
+    model = script(
+        "Thought: let me think about it.\nAction Input: 17 * 23", ACTION, "Final Answer: 391"
+    )
     agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
 
     messages = run(agent)
 
     failed = messages[1]  # kept as written, with no tool call: no internal name anywhere
     assert isinstance(failed, AIMessage) and not failed.tool_calls
-    assert failed.text == "Thought: let me think about it."
+    assert failed.text == "Thought: let me think about it.\nAction Input: 17 * 23"
     error = messages[2]
     assert isinstance(error, HumanMessage) and error.text.startswith("Invalid format")
     assert all(is_format_error(m) for m in (failed, error))
     assert not any(is_format_error(m) for m in (messages[0], *messages[3:]))
     second_prompt = model.prompts[1][-1].text
-    assert "Thought: let me think about it.\nObservation: Invalid format" in second_prompt
+    assert "Action Input: 17 * 23\nObservation: Invalid format" in second_prompt
     assert calls.calls == [("calculator", "17 * 23")]  # the next reply was read and run
     assert messages[-1].text == "391"
     outcome = create_agent_outcome(messages)
@@ -178,7 +180,7 @@ def test_a_misspelled_tool_name_and_json_input_are_resolved_like_the_loop_does(
 def test_the_model_call_limit_stops_a_model_that_never_answers(
     script: Callable[..., Script], tools: list[BaseTool]
 ) -> None:
-    model = script("Thought: hmm", "Thought: hmm", "Thought: hmm")
+    model = script(*["Thought: hmm\nAction Input: 1"] * 3)
     limit = ModelCallLimitMiddleware(run_limit=3, exit_behavior="end")
     agent = create_agent(model.model, tools, middleware=[TextReActMiddleware(), limit])
 
@@ -315,10 +317,10 @@ def test_the_middlewares_options_are_checked_when_built(
 @pytest.mark.parametrize(
     ("language", "broken", "action", "answer", "marker"),
     [
-        ("en", "Thought: hmm.", ACTION, "Final Answer: 391", "Invalid format"),
+        ("en", "Thought: hmm.\nAction Input: 1", ACTION, "Final Answer: 391", "Invalid format"),
         (
             "zh",
-            "思考：嗯。",
+            "思考：嗯。\n行动输入：1",
             "思考：算一下。\n行动：calculator\n行动输入：17 * 23",
             "最终答案：391",
             "格式",
@@ -368,7 +370,7 @@ def test_a_format_error_is_not_a_turn_of_the_conversation_later(
 ) -> None:
     from langgraph.checkpoint.memory import InMemorySaver
 
-    model = script("Thought: hmm.", "Final Answer: 391", "Final Answer: 782")
+    model = script("Thought: hmm.\nAction Input: 1", "Final Answer: 391", "Final Answer: 782")
     agent = create_agent(
         model.model, tools, middleware=[TextReActMiddleware()], checkpointer=InMemorySaver()
     )
@@ -392,3 +394,35 @@ def test_a_structured_answer_that_does_not_fit_is_kept_without_a_tool_call(
     rejected, error = result["messages"][1:3]
     assert not rejected.tool_calls and is_format_error(rejected)
     assert isinstance(error, HumanMessage) and "value" in error.text
+
+
+def test_a_thought_alone_is_shown_back_and_the_model_goes_on_as_in_the_loop(
+    script: Callable[..., Script], tools: list[BaseTool], calls: Calls
+) -> None:
+    usage = {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}
+    thought = AIMessage("Thought: I need the product.", usage_metadata=usage)
+    model = script(thought, "Action: calculator\nAction Input: 17 * 23", "Final Answer: 391")
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
+
+    messages = run(agent)
+
+    assert calls.calls == [("calculator", "17 * 23")] and messages[-1].text == "391"
+    assert not any(is_format_error(m) for m in messages)
+    assert model.prompts[1][-1].text.endswith("\nThought: I need the product.\n")  # no cue after
+    step = messages[1]  # the two replies, one step with its tool call
+    assert isinstance(step, AIMessage) and step.tool_calls
+    assert step.text == "Thought: I need the product.\nAction: calculator\nAction Input: 17 * 23"
+    assert step.usage_metadata is not None and step.usage_metadata["total_tokens"] >= 15
+
+
+def test_a_thought_alone_twice_is_one_format_error_in_the_middleware(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    model = script("Thought: hmm", "Thought: still hmm", "Final Answer: 391")
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
+
+    messages = run(agent)
+
+    failed, error = messages[1], messages[2]
+    assert failed.text == "Thought: hmm\nThought: still hmm" and is_format_error(error)
+    assert messages[-1].text == "391"
