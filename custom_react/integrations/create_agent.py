@@ -57,7 +57,7 @@ from custom_react.formats import FormatName, ReActFormat, get_format
 from custom_react.parser import Action, ParseError, parse_step
 from custom_react.parsing.thinking import strip_think
 from custom_react.prompts import check_language
-from custom_react.running.model_call import was_cut_off
+from custom_react.running.model_call import continued, was_cut_off
 from custom_react.running.options import check_types
 from custom_react.scratchpad import message_exchanges, render_transcript
 from custom_react.steps import REACT_LOG, Exchange
@@ -224,8 +224,7 @@ def gone_on(reply: BaseMessage, more: BaseMessage) -> AIMessage:
     first = reply if isinstance(reply, AIMessage) else AIMessage(content=reply.text)
     rest = more if isinstance(more, AIMessage) else AIMessage(content=more.text)
     usage = add_usage(first.usage_metadata, rest.usage_metadata)
-    text = f"{first.text.rstrip()}\n{rest.text}"
-    return rest.model_copy(update={"content": text, "usage_metadata": usage})
+    return continued(first.text, rest).model_copy(update={"usage_metadata": usage})
 
 
 def answer_schema(request: ModelRequest) -> AnswerSchema | None:

@@ -92,10 +92,12 @@ class ModelCaller:
                 attempt += 1
                 continue
             reply = reply if isinstance(reply, AIMessage) else AIMessage(content=reply.content)
-            if unfinished:  # one reply, written in two calls
-                text = f"{unfinished.rstrip()}\n{reply.text}"
-                reply = reply.model_copy(update={"content": text})
-            return reply
+            return continued(unfinished, reply) if unfinished else reply
+
+
+def continued(unfinished: str, reply: AIMessage) -> AIMessage:
+    """`reply` after the `unfinished` part the model wrote before it stopped: one reply, one step."""
+    return reply.model_copy(update={"content": f"{unfinished.rstrip()}\n{reply.text}"})
 
 
 def stream_reply(
