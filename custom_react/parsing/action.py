@@ -58,12 +58,13 @@ _DATA_NAME_KEYS = frozenset({"name"})
 # first few such places are tried, so the reading stays linear.
 _CALL_START = re.compile(r"(?:^|(?<=[\s:：>`])|(?<=```json))(?=(?:\[\s*+)?+\{)", re.MULTILINE)
 _CALL_TRIES = 3
-_OPENER = re.compile(r"(?:```[\w-]*+|<tool_call>)\s*+\Z")  # what opened the call, if anything
+# What opened the call, if anything: a fence, `<tool_call>` (`<minimax:tool_call>`), `<function_calls>`
+_OPENER = re.compile(r"(?:```[\w-]*+|<(?:[\w-]++:)?+tool_call>|<function_calls>)\s*+\Z")
 _WRAPPED_OBJECT = re.compile(r"[A-Za-z_][\w.]*+[ \t]*+\([ \t]*+\{")  # `SearchTool({...})`
 # `Action: Final Answer: 726 元`: a name, a colon and text on the Action line (the answer, when
 # the name is the final answer's).
 _NAME_THEN_TEXT = re.compile(r"(?P<name>[^:：\n]++)[:：][ \t]*+(?P<text>\S.*)", re.DOTALL)
-_CALL_OPENERS = ("{", "```", "<tool_call>", "<function=", "[", "<|", "<｜")
+_CALL_OPENERS = ("{", "```", "<tool_call>", "<function=", "<invoke", "[", "<|", "<｜")
 _MARKDOWN = " \t*`"
 _CALL_NAME = re.compile(r"[A-Za-z_]\w*+(?=[(\[])")  # `finish(`, `Finish[`: no space before it
 _FENCED_NAME = re.compile(r"\s*+```[ \t]*+\n\s*+(?P<name>[^\s`]++)\s*+```\s*+")

@@ -11,7 +11,16 @@ Some chat templates ask for tool calls as a name and its arguments in tags, not 
 
 Llama 3.1 to 3.3 write the arguments of a tool of their own as one JSON object instead:
 `<function=search>{"query": "rose"}</function>`. GLM-4.5 writes
-`<tool_call>search<arg_key>query</arg_key><arg_value>rose</arg_value>`. A
+`<tool_call>search<arg_key>query</arg_key><arg_value>rose</arg_value>`. MiniMax-M2 (and models
+that learned Claude's `<function_calls>` text) name both in attributes, inside their own tags:
+
+    <minimax:tool_call>
+    <invoke name="search">
+    <parameter name="query">rose</parameter>
+    </invoke>
+    </minimax:tool_call>
+
+A
 server that does not turn them into provider tool calls (an old template, a parser left off)
 hands them to the agent as text, sometimes flattened onto one line. `find_function_tags` reads the
 first such call: its name and each argument's value as text (one newline on each side removed,
@@ -50,6 +59,12 @@ _FORMS = (
         "</tool_call>",
         re.compile(r"<arg_key>\s*+(?P<name>[^<\s]++)\s*+</arg_key>\s*+<arg_value>"),
         re.compile(r"(?P<close></arg_value>)|<arg_key>|</tool_call>"),
+    ),
+    _TagForm(  # MiniMax-M2, Claude's `<function_calls>` as text
+        re.compile(r"<invoke\s++name=(?P<q>[\"']?+)(?P<name>[^\"'<>\s]++)(?P=q)\s*+>"),
+        "</invoke>",
+        re.compile(r"<parameter\s++name=(?P<q>[\"']?+)(?P<name>[^\"'<>\s]++)(?P=q)\s*+>"),
+        re.compile(r"(?P<close></parameter>)|<parameter\s|</invoke>"),
     ),
 )
 

@@ -2,13 +2,13 @@
 
 `read_json_object(text, start)` copies the value that opens at `text[start]` into strict JSON in one
 pass, then hands it to `json.loads`. On the way it turns single-quoted strings into double-quoted
-ones, escapes raw newlines and inner quotes the model forgot to escape, drops trailing commas, maps
-Python's `True`/`False`/`None`, quotes bare words (`{action: search}`), drops `//` and `/* */`
-comments, and closes what a stop sequence cut off (an open string, a key without a value, open
-brackets). It stops at the end of the first value, so a made-up second object (or an extra `}`) is
-never read, and gives up on a value nested deeper than any tool call. Linear time: each character
-is looked at a bounded number of times. It knows nothing about ReAct: `action_input` and
-`action` decide what an object means.
+ones, escapes raw newlines and inner quotes the model forgot to escape, reads markdown's escaped
+underscore (`\\_`) as `_`, drops trailing commas, maps Python's `True`/`False`/`None`, quotes bare
+words (`{action: search}`), drops `//` and `/* */` comments, and closes what a stop sequence cut
+off (an open string, a key without a value, open brackets). It stops at the end of the first value,
+so a made-up second object (or an extra `}`) is never read, and gives up on a value nested deeper
+than any tool call. Linear time: each character is looked at a bounded number of times. It knows
+nothing about ReAct: `action_input` and `action` decide what an object means.
 """
 
 from __future__ import annotations
@@ -137,8 +137,8 @@ def _escape(text: str, position: int) -> tuple[str, int]:
     code = text[position + 1]
     if code in _VALID_ESCAPES or (code == "u" and _HEX4.match(text, position + 2)):
         return "\\" + code, 2
-    if code == "'":
-        return "'", 2
+    if code in "'_":  # Python's escaped quote; markdown's escaped underscore (`hello\\_world`)
+        return code, 2
     return "\\\\", 1  # an unknown escape such as `\d`: a literal backslash, then the char
 
 

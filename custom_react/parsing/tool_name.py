@@ -13,7 +13,9 @@ import re
 
 _FINAL_NAMES = frozenset({"finalanswer", "finish", "最终答案"})
 _SEPARATORS = re.compile(r"[\s_\-]++")
-_GLOSS = re.compile(r"\s[(（]")  # `add (adds two numbers)`: what follows the name explains it
+# What follows a name to explain it, as a tool list writes it: `add (adds two numbers)`,
+# `search(query) - Search the web`, `search — ...`.
+_GLOSS = re.compile(r"\s*+[(（]|\s[-–—]\s")
 _NAME_NOISE = " \t\n*`'\"<>[](){}（）.,:;!?。，：；！？"
 # `Action: None`, `N/A`, `No tool needed`, `无需工具`: the model named no tool.
 _NO_TOOL = re.compile(
@@ -29,11 +31,12 @@ def clean_tool_name(written: str) -> str:
     """The tool name the model meant, its case kept.
 
     `**current\\_date**` -> `current_date`, `` `search` `` -> `search`, `add (adds two numbers)`
-    -> `add`, `search.` -> `search`; a word that names no tool (`None`, `N/A (no tool needed)`)
-    -> "", so the reply is refused as one with no tool name (or its answer after it is the step).
+    -> `add`, `search(query) - Search the web` -> `search`, `search.` -> `search`; a word that
+    names no tool (`None`, `N/A (no tool needed)`) -> "", so the reply is refused as one with no
+    tool name (or its answer after it is the step).
     """
     name = unescaped(written.strip())
-    if (gloss := _GLOSS.search(name)) is not None:
+    if (gloss := _GLOSS.search(name, 1)) is not None:
         name = name[: gloss.start()]
     name = name.strip(_NAME_NOISE)
     return "" if _NO_TOOL.fullmatch(name) else name

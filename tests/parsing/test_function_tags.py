@@ -1,5 +1,5 @@
 """Tool calls written in tags as text: Qwen3-Coder's `<function=...><parameter=...>`, Llama's
-`<function=...>{...}`, GLM's."""
+`<function=...>{...}`, GLM's, MiniMax-M2's `<invoke name=...><parameter name=...>`."""
 
 from __future__ import annotations
 
@@ -46,6 +46,13 @@ CALL = (
          "<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>",
          ("get_weather", {"city": "Dallas", "days": "3"})),
         ("<tool_call>ping</tool_call>", ("ping", {})),
+        # MiniMax-M2 (and Claude's `<function_calls>` as text): names in attributes, any quotes.
+        ('<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Dallas'
+         '</parameter>\n<parameter name="days">3</parameter>\n</invoke>\n</minimax:tool_call>',
+         ("get_weather", {"city": "Dallas", "days": "3"})),
+        ("<invoke name='f'><parameter name='a'>1</parameter><parameter name=b>2</invoke>",
+         ("f", {"a": "1", "b": "2"})),
+        ('<invoke name="ping">\n</invoke>', ("ping", {})),
     ],
 )  # fmt: skip
 def test_function_tags_are_read(text: str, expected: tuple[str, dict[str, str]]) -> None:
@@ -55,7 +62,13 @@ def test_function_tags_are_read(text: str, expected: tuple[str, dict[str, str]])
 
 @pytest.mark.parametrize(
     "text",
-    ["no call here", "<function>x</function>", "<parameter=a>1", '<tool_call>{"name": "x"}'],
+    [
+        "no call here",
+        "<function>x</function>",
+        "<parameter=a>1",
+        '<tool_call>{"name": "x"}',
+        '<invoke>x</invoke><parameter name="a">1',
+    ],
 )
 def test_text_without_a_function_tag_is_no_call(text: str) -> None:
     assert find_function_tags(text) is None

@@ -47,6 +47,8 @@ LEFT = {
     "tool exists",
     "wild/easy-llm-cli-57": "one prompt's own pseudo-call in prose (`[tool_call: read_file for "
     "absolute_path '...']`)",
+    "wild2/langchain-2276-b": "a call of a tool the agent does not have: read as that call, the loop "
+    "answers that no such tool exists",
 }
 
 
@@ -160,11 +162,74 @@ ESCAPED_UNDERSCORES = [
     ),
 ]
 
+# A call written in MiniMax-M2's tags (`<invoke name=...>` with `<parameter name=...>`, the form
+# Claude's `<function_calls>` text has too), whether its wrapper opens it or not, after prose.
+INVOKE_TAGS = [
+    *variants(
+        "in its wrapper",
+        '<minimax:tool_call>\n<invoke name="search">\n<parameter name="query">{q}</parameter>\n'
+        "</invoke>\n</minimax:tool_call>",
+        Act("search", {"query": "{q}"}),
+        chinese_markers=False,
+    ),
+    *variants(
+        "after prose, the wrapper's opening lost",
+        '{t}\n<invoke name="search">\n<parameter name="query">{q}</parameter>\n</invoke>\n'
+        "</minimax:tool_call>",
+        Act("search", {"query": "{q}"}, "{t}"),
+        chinese_markers=False,
+    ),
+    *variants(
+        "in function_calls tags",
+        "<function_calls>\n<invoke name='search'>\n<parameter name='query'>{q}</parameter>\n"
+        "</invoke>\n</function_calls>",
+        Act("search", {"query": "{q}"}),
+        chinese_markers=False,
+    ),
+]
+
+# The tool list's line copied onto the Action line: the name, then its signature or a dash and its
+# description. The name is the tool; a hyphen inside a name stays part of it.
+NAME_WITH_ITS_LINE = [
+    *variants(
+        "signature and description",
+        "Thought: {t}\nAction: search(query) - Search the web.\nAction Input: {q}",
+        Act("search", "{q}", "{t}"),
+    ),
+    *variants(
+        "a dash and the description",
+        "Thought: {t}\nAction: search — looks things up\nAction Input: {q}",
+        Act("search", "{q}", "{t}"),
+    ),
+    *variants(
+        "a hyphen in the name", "Action: web-search\nAction Input: {q}", Act("web-search", "{q}")
+    ),
+]
+
+# Markdown's escaped underscore inside a JSON string (`"file\\_name"`: not JSON's escape) reads
+# as the underscore, as JSON5 reads any escaped character; a backslash JSON escapes stays one.
+ESCAPED_IN_JSON = [
+    *variants(
+        "in a value",
+        '{"action": "search", "action_input": {"query": "{q} file\\_name"}}',
+        Act("search", {"query": "{q} file_name"}),
+        chinese_markers=False,
+    ),
+    *variants(
+        "a JSON backslash kept",
+        'Action: search\nAction Input: {"query": "{q} \\\\d+"}',
+        Act("search", {"query": "{q} \\d+"}),
+    ),
+]
+
 KINDS = {
     "no-tool": NO_TOOL,
     "no-tool-then-answer": NO_TOOL_THEN_ANSWER,
     "final-call": FINAL_CALL,
     "escaped-underscores": ESCAPED_UNDERSCORES,
+    "invoke-tags": INVOKE_TAGS,
+    "name-with-its-line": NAME_WITH_ITS_LINE,
+    "escaped-in-json": ESCAPED_IN_JSON,
 }
 
 
