@@ -15,6 +15,7 @@ running the tool is `acting.py`'s job.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -112,10 +113,17 @@ def waiting_call(state: dict[str, Any]) -> ToolStep:
 def denial(
     tool: BaseTool, args: dict[str, Any], approve: Approve | None, language: str = "en"
 ) -> str | None:
-    """The Observation when `tool` may not run now (no callback, or it said no); else None."""
+    """The Observation when `tool` may not run now (no callback, or it said no); else None.
+
+    Only `True` lets it run: any other answer (a string, a coroutine from an async callback that
+    slipped past the checks) is a no.
+    """
     if approve is None:
         return not_run("approval_missing", language, tool=tool.name)
-    if not approve(tool.name, args):
+    answer = approve(tool.name, args)
+    if inspect.iscoroutine(answer):
+        answer.close()  # never awaited: closed, so no warning is left behind
+    if answer is not True:
         return not_run("approval_refused", language, tool=tool.name)
     return None
 
