@@ -50,6 +50,7 @@ from custom_react.pausing.approval import (
     requires_approval,
     waits_for_approval,
 )
+from custom_react.pausing.store import ResumeRefused
 from custom_react.prompts import message
 from custom_react.running.calls import (
     Call,
@@ -158,11 +159,13 @@ def run_tool(
         if isinstance(tool, SubAgentTool):  # it runs live inside this step (`sub_agents.py`)
             return (yield from run_sub_agent(tool, request, config, resume, timeout))
         result = yield tool_call(tool, request, config, timeout)
-    except ApprovalPause:
-        raise  # a sub-agent waits for a person: so does this run
+    except (ApprovalPause, ResumeRefused):
+        raise  # a sub-agent waits for a person (so does this run), or its resume was refused
     except TimedOut as error:
         return message("tool_timed_out", language, tool=tool.name, seconds=error.seconds), "error"
     except Exception as error:  # any tool error becomes an observation
+        if is_graph_signal(error):
+            raise  # LangGraph's interrupt (or Command) inside a tool goes up to its graph
         return tool_failed(tool, error, language), "error"
     failed = getattr(result, "status", "success") == "error"  # handle_tool_error's message
     return observation_text(result, language), "error" if failed else "ok"
@@ -204,7 +207,8 @@ def act_on_decision(
     language = toolbox.options.language
     tool = toolbox.named(call.tool)
     if call.inner_state is not None and tool is not None:  # a paused sub-agent decides inside
-        resume = {"resume": call.inner_state, "decision": decision}
+        # The digest was checked against this call when the run resumed (`pausing/state.py`).
+        resume = {"resume": call.inner_state, "decision": replace(decision, digest="")}
         inner = replace(call, inner_state=None)
         approve = toolbox.options.approve
         timeout = toolbox.timeout(tool, memory.elapsed)
@@ -217,6 +221,15 @@ def act_on_decision(
         return call, refused or "", "unknown_tool" if tool is None else "denied"
     observation, status = yield from act(call, tool, toolbox, memory, config, approved=True)
     return call, observation, status
+
+
+def is_graph_signal(error: Exception) -> bool:
+    """Whether `error` is LangGraph's `GraphBubbleUp` (an interrupt), which its ToolNode lets pass."""
+    if "langgraph" not in type(error).__module__:
+        return False  # not LangGraph's: nothing to load
+    from langgraph.errors import GraphBubbleUp
+
+    return isinstance(error, GraphBubbleUp)
 
 
 def tool_failed(tool: BaseTool, error: Exception, language: str = "en") -> str:

@@ -41,7 +41,7 @@ from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
 
-from custom_react.acting import act, act_on_decision
+from custom_react.acting import Observed, act, act_on_decision
 from custom_react.events import (
     ActionEvent,
     ApprovalDecided,
@@ -130,19 +130,24 @@ class CustomReActAgent(StepRunnable):
         yield ActionEvent(request)
         # Observation: the tool's result, or why it did not run; the model reads either.
         try:
-            observation, status = yield from act(request, tool, self.toolbox, run, config)
+            observed = yield from act(request, tool, self.toolbox, run, config)
         except ApprovalPause as pause:
             # The tool (or a sub-agent it runs) needs a person's approval: the run ends here,
             # resumable with their decision.
             yield ApprovalRequested(pause.call, run.run_id)
             return run.paused(pause.pending, self.language)
-        step = request.observed(self.toolbox.shorten(observation), status)
+        return (yield from self._observe(request, observed, run))
+
+    def _observe(self, call: ToolStep, observed: Observed, run: RunMemory) -> Loop[Ending | None]:
+        """Record the step with its Observation; an ending when the tool's output is the answer."""
+        observation, status = observed
+        step = call.observed(self.toolbox.shorten(observation), status)
         yield ObservationEvent(run.record(step))
         # An input the tool's schema refuses counts like a format error; a step that ran resets it.
         run.failures = run.failures + 1 if status == "invalid_input" else 0
-        if status == "ok" and self.toolbox.returns_directly(request.tool):
+        if status == "ok" and self.toolbox.returns_directly(call.tool):
             # The tool's output is the answer itself (`return_direct`): no more model calls.
-            answer = FinalAnswerEvent(observation, "", run.iterations, returned_by=request.tool)
+            answer = FinalAnswerEvent(observation, "", run.iterations, returned_by=call.tool)
             yield run.record(answer)
             return Ending(observation, "final_answer")
         return None
@@ -226,10 +231,7 @@ class CustomReActAgent(StepRunnable):
         return Ending(output, limit, error="" if generated else stopped)
 
     def _resume(self, run: RunMemory, config: RunnableConfig) -> Loop[Ending | None]:
-        """A resumed run's waiting call, as the person decided (approve, edit or reject).
-
-        Returns the ending when a sub-agent the call resumed pauses again, else None.
-        """
+        """A resumed run's waiting call, as the person decided; an ending when the run ends there."""
         if run.pending is None or run.decision is None:
             return None
         # Claimed in the store first: a second resume of this pause cannot run the call again.
@@ -242,9 +244,7 @@ class CustomReActAgent(StepRunnable):
         except ApprovalPause as pause:
             yield ApprovalRequested(pause.call, run.run_id)
             return run.paused(pause.pending, self.language)
-        step = request.observed(self.toolbox.shorten(observation), status)
-        yield ObservationEvent(run.record(step))
-        return None
+        return (yield from self._observe(request, (observation, status), run))
 
     def __init__(
         self,

@@ -25,7 +25,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
 from pydantic import ValidationError
 
-from custom_react.pausing.approval import Decision
+from custom_react.pausing.approval import Decision, waiting_call
 from custom_react.pausing.records import call_digest, pending_from_dict, pending_to_dict
 from custom_react.pausing.store import ResumeRefused, RunStore
 from custom_react.steps import FinalAnswerEvent, Step, ToolStep, adapter, step_from_dict
@@ -198,12 +198,24 @@ def resume_run(
             "{'resume': ..., 'decision': {'approve': True} | {'edit': ...} | {'reject': ...}}."
         )
     decision = Decision.read(agent_input["decision"])
-    if decision.digest and not hmac.compare_digest(decision.digest, call_digest(start.pending)):
+    if decision.digest and not any(
+        hmac.compare_digest(decision.digest, digest) for digest in decided_digests(start.pending)
+    ):
         raise ResumeRefused(
             f"The decision was made about another call than the one this run waits for "
             f"({start.pending.tool}): its digest does not match. Nothing ran."
         )
     return replace(start, decision=decision)
+
+
+def decided_digests(call: ToolStep) -> list[str]:
+    """The digests a decision about `call` may name (its own, and a paused sub-agent's call).
+
+    Its own is `state["pending"]["digest"]`; for a paused sub-agent, the call inside it that the
+    person was shown (`ApprovalRequested`, the graph's interrupt) is named by its digest too.
+    """
+    inner = [] if call.inner_state is None else [call_digest(waiting_call(call.inner_state))]
+    return [call_digest(call), *inner]
 
 
 def check_not_stale(start: RunStart, store: RunStore) -> None:

@@ -65,6 +65,27 @@ def test_the_tool_output_is_the_answer_with_no_further_model_call(
     assert isinstance(result["messages"][-1], ToolMessage)  # as create_agent ends such a run
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{"approval": "interrupt"}, {"interrupt_before": ["lookup_order"]}],
+    ids=["requires_approval", "interrupt_before"],
+)
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+def test_after_a_pause_the_tool_output_is_still_the_answer(script, way, options):
+    """Approved after a pause, a `return_direct` tool ends the run as it does unpaused."""
+    guarded = lookup_order.model_copy(update={"metadata": {"requires_approval": True}})
+    model = script(STEP)  # one reply: a call after the resume would fail the script
+    agent = CustomReActAgent(model.model, [guarded], **options)
+    paused, _ = run_by(agent, way, "Where is order 17?")
+    assert paused["stop_reason"] == "needs_approval"
+    result, _ = run_by(agent, way, {"resume": paused["state"], "decision": {"approve": True}})
+    assert (result["output"], result["stop_reason"]) == (
+        "Order 17: shipped on 2 December.",
+        "final_answer",
+    )
+    assert len(model.prompts) == 1
+
+
 def test_a_tool_that_fails_goes_back_to_the_model(script):
     model = script(STEP.replace("17", "0"), "Final Answer: There is no order 0.")
     events = list(CustomReActAgent(model.model, [lookup_order]).stream("Order 0?"))

@@ -15,7 +15,8 @@ from custom_react import (
 )
 from custom_react.console.printing import ConsolePrinter
 from custom_react.export import to_html, to_markdown
-from custom_react.pausing.store import MemoryStore
+from custom_react.integrations.create_agent import TextReActMiddleware
+from custom_react.pausing.store import MemoryStore, ResumeRefused
 from tests.conftest import run_by
 from tests.running.test_runnable import Recorder, tree
 
@@ -140,6 +141,76 @@ def test_a_pause_inside_the_sub_agent_pauses_the_run_and_one_decision_finishes_b
         observation = next(e for e in resumed if isinstance(e, ObservationEvent))
         assert observation.step.observation == DELETED[language]
         assert any(isinstance(e, SubAgentEvent) for e in resumed)
+
+
+@pytest.mark.parametrize("bound_to", ["the sub-agent call", "the call the person saw"])
+def test_a_decision_bound_by_digest_finishes_a_sub_agents_pause(script, bound_to):
+    """Either digest names this pause: it is checked once, where the run resumes."""
+    ran: list[str] = []
+    sub, _ = interrupted(script, ran, DELETES["en"], "Final Answer: " + DELETED["en"])
+    outer = script(ASK_FILES["en"], "Final Answer: " + DONE["en"])
+    agent = CustomReActAgent(outer.model, [sub])
+    paused = agent.invoke(PLEASE_DELETE["en"])
+    pending = paused["state"]["pending"]
+    inner = pending["inner_state"]["pending"]
+    digest = pending["digest"] if bound_to == "the sub-agent call" else inner["digest"]
+    decision = {"approve": True, "digest": digest}
+    result = agent.invoke({"resume": paused["state"], "decision": decision})
+    assert (result["output"], ran) == (DONE["en"], ["old.txt"])
+    assert result["intermediate_steps"][-1][1] == DELETED["en"]
+
+
+def test_a_decision_about_another_call_is_refused_before_the_sub_agent_resumes(script):
+    ran: list[str] = []
+    sub, _ = interrupted(script, ran, DELETES["en"])
+    outer = script(ASK_FILES["en"])
+    agent = CustomReActAgent(outer.model, [sub])
+    paused = agent.invoke(PLEASE_DELETE["en"])
+    with pytest.raises(ResumeRefused, match="its digest does not match"):
+        agent.invoke({"resume": paused["state"], "decision": {"approve": True, "digest": "0" * 64}})
+    assert ran == []
+
+
+def test_a_refused_resume_inside_a_tool_reaches_the_caller_not_the_model(script):
+    @tool
+    def resumer(question: str) -> str:
+        """Resumes a paused run."""
+        raise ResumeRefused("run r1 was resumed elsewhere")
+
+    model = script("Action: resumer\nAction Input: go")
+    with pytest.raises(ResumeRefused, match="resumed elsewhere"):
+        CustomReActAgent(model.model, [resumer]).invoke("go on")
+
+
+def test_langgraphs_interrupt_in_a_tool_reaches_the_graph_through_a_sub_agent(script):
+    """A tool that asks its graph for input (`interrupt`) pauses the graph, as in `create_agent`."""
+    from langchain.agents import create_agent
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import interrupt
+
+    sent: list[str] = []
+
+    @tool
+    def send_email(to: str) -> str:
+        """Send an email once a person says yes."""
+        if interrupt({"question": f"send to {to}?"}) != "yes":
+            return "not sent"
+        sent.append(to)
+        return f"sent to {to}"
+
+    inner = script("Action: send_email\nAction Input: boss")
+    mailer = CustomReActAgent(inner.model, [send_email]).as_tool(
+        name="mailer", description="Sends mail."
+    )
+    outer = script("Action: mailer\nAction Input: mail the boss")
+    graph = create_agent(
+        outer.model, [mailer], middleware=[TextReActMiddleware()], checkpointer=InMemorySaver()
+    )
+    state = graph.invoke(
+        {"messages": [("user", "Mail the boss")]}, {"configurable": {"thread_id": "m"}}
+    )
+    (waiting,) = state["__interrupt__"]
+    assert waiting.value == {"question": "send to boss?"} and sent == []
 
 
 def test_a_rejection_goes_to_the_sub_agent_which_answers_without_the_tool(script):
