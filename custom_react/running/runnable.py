@@ -7,7 +7,8 @@ events, making each call plainly (`calls.drive`); `ainvoke` and `astream` do the
 each call (`calls.adrive`); all four print each event when a printer is set. Whether the model's
 reply is streamed is decided before the loop starts: when the printer shows the reply as it is
 written, or `stream(..., stream_tokens=True)` asks for its `ReplyToken` events.
-`stream_final_answer` yields only the answer's text (`answer_stream`). `batch`, `abatch`,
+`stream_final_answer` yields only the answer's text (`answer_stream`); as one step of a chain
+(`agent | next_step`), streamed, the agent gives its result dict (`transform`). `batch`, `abatch`,
 `with_config` and `astream_events` come from `Runnable`. Every run is one chain run in callbacks
 whose output is the result dict, however it is called (`stream` and `astream` open theirs in
 `traced.py`), and the `config` handed to `_loop` already carries the child callbacks, so model
@@ -170,6 +171,25 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         async for event in atraced(self, input, config, events):
             yield event
 
+    def transform(
+        self, input: Iterator[AgentInput], config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Iterator[dict[str, Any]]:
+        """One step of a chain (`agent | next_step`) streamed: the result dict, in one piece.
+
+        `stream` yields the events, which the chain's next step cannot read; LCEL streams a
+        chain through `transform`, so the agent gives its output there as `invoke` does.
+        """
+        yield self.invoke(_joined(input), config, **kwargs)
+
+    async def atransform(
+        self,
+        input: AsyncIterator[AgentInput],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Async `transform`."""
+        yield await self.ainvoke(_joined([chunk async for chunk in input]), config, **kwargs)
+
     def as_tool(  # type: ignore[override]  # a tool that answers, not one per input field
         self, name: str = "agent", description: str = "", **kwargs: Any
     ) -> BaseTool:
@@ -196,3 +216,14 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         """Async `stream_final_answer`."""
         live = getattr(self, "answers", None) is None
         return afinal_answer_tokens(self.astream(input, config, stream_tokens=True), live)
+
+
+def _joined(chunks: Iterator[AgentInput] | list[AgentInput]) -> AgentInput:
+    """The input a chain streamed in pieces, as LangChain joins them (`+`; else the last one)."""
+    joined: Any = None
+    for chunk in chunks:
+        try:
+            joined = chunk if joined is None else joined + chunk
+        except TypeError:
+            joined = chunk
+    return cast(AgentInput, joined)

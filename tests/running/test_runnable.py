@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from operator import itemgetter
 from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.runnables import RunnableLambda
 from langchain_core.tracers.base import BaseTracer
 from langchain_core.tracers.schemas import Run
 
@@ -98,6 +100,31 @@ def test_batch_abatch_and_with_config(script, tools):
     assert [r["output"] for r in first.with_config(run_name="x").batch(["a"])] == ["42"]
     outputs = asyncio.run(second.abatch(["b"]))
     assert [r["output"] for r in outputs] == ["42"]
+
+
+@pytest.mark.parametrize("way", ["invoke", "stream", "astream", "astream_events"])
+def test_in_a_chain_the_agent_gives_its_result_dict_however_the_chain_is_run(script, tools, way):
+    """`agent | next_step`: the next step reads the result dict, streamed or not, with one run."""
+    recorder = Recorder()
+    agent = CustomReActAgent(script(*STEPS).model, tools)
+    chain = RunnableLambda(lambda question: question) | agent | itemgetter("output")
+    config = {"callbacks": [recorder]}
+    if way == "invoke":
+        outputs = [chain.invoke("6 times 7?", config)]
+    elif way == "stream":
+        outputs = list(chain.stream("6 times 7?", config))
+    elif way == "astream":
+        outputs = asyncio.run(_collect(chain.astream("6 times 7?", config)))
+    else:
+        events = asyncio.run(_collect(chain.astream_events("6 times 7?", config, version="v2")))
+        outputs = [e["data"]["output"] for e in events if e["event"] == "on_chain_end"][-1:]
+    assert outputs == ["42"]
+    agent_runs = [r for r in recorder.roots[0].child_runs if r.name == "CustomReActAgent"]
+    assert len(agent_runs) == 1 and agent_runs[0].outputs["output"] == "42"
+
+
+async def _collect(items: Any) -> list[Any]:
+    return [item async for item in items]
 
 
 def test_chat_history_is_shown_to_the_model(script, tools):
