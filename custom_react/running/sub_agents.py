@@ -222,7 +222,8 @@ def run_sub_agent(
 
     Its loop runs inside the caller's (`calls.nested`), so `stream`, `astream_events` and the
     console show each of its steps when it happens; in callbacks its run nests under the tool's
-    run; within the tool's `timeout` (`TimedOut` past it). Its answer is the Observation.
+    run; within the tool's `timeout` (`TimedOut` past it). Its answer is the Observation, with
+    the status "ok"; a run that stopped without one (a limit, a failed model) is an "error".
 
     Raises:
         ApprovalPause: The sub-agent paused for a person: the outer run pauses with it, its
@@ -255,7 +256,8 @@ def run_sub_agent(
     yield both(tool_run.on_tool_end, result.output)
     if result.stop_reason == "needs_approval" and result.state is not None:
         raise ApprovalPause(request, result.state)
-    return result.output, "ok"
+    # Stopped short of its answer (a limit, a failed model): a failed call, which may be retried.
+    return result.output, "ok" if result.stop_reason == "final_answer" else "error"
 
 
 def runs_started(

@@ -17,6 +17,7 @@ from custom_react.console.printing import ConsolePrinter
 from custom_react.export import to_html, to_markdown
 from custom_react.integrations.create_agent import TextReActMiddleware
 from custom_react.pausing.store import MemoryStore, ResumeRefused
+from custom_react.testing import ScriptedError
 from tests.conftest import run_by
 from tests.running.test_runnable import Recorder, tree
 
@@ -211,6 +212,21 @@ def test_langgraphs_interrupt_in_a_tool_reaches_the_graph_through_a_sub_agent(sc
     )
     (waiting,) = state["__interrupt__"]
     assert waiting.value == {"question": "send to boss?"} and sent == []
+
+
+@LANGUAGES
+def test_a_sub_agent_that_stops_without_its_answer_is_a_failed_call_tried_again(script, language):
+    """Its stop message is an "error" Observation, so the same question may be asked again."""
+    inner = script(ScriptedError("model overloaded", 400), FINAL[language] + SUB_ANSWERS[language])
+    sub = CustomReActAgent(inner.model, [], model_retries=0, language=language).as_tool(
+        name="math_agent", description="Solves arithmetic questions."
+    )
+    outer = script(ASKS[language], ASKS[language], FINAL[language] + "391")
+    result = CustomReActAgent(outer.model, [sub], language=language).invoke(QUESTIONS[language])
+    statuses = [m.status for m in result["messages"] if m.type == "tool"]
+    assert statuses == ["error", "success"]
+    assert [seen for _, seen in result["intermediate_steps"]][1] == SUB_ANSWERS[language]
+    assert len(inner.prompts) == 2  # asked again, not answered from the failed call
 
 
 def test_a_rejection_goes_to_the_sub_agent_which_answers_without_the_tool(script):
