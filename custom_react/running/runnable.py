@@ -191,14 +191,24 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         yield await self.ainvoke(_joined([chunk async for chunk in input]), config, **kwargs)
 
     def as_tool(  # type: ignore[override]  # a tool that answers, not one per input field
-        self, name: str = "agent", description: str = "", **kwargs: Any
+        self, args_schema: Any = None, *, name: str = "agent", description: str = "", **kwargs: Any
     ) -> BaseTool:
         """This agent as a tool of another agent: a question in, the answer text out.
 
         The calling agent's Observation is the answer; its console and exports show this agent's
         steps under the calling step, and a pause for approval here pauses the caller too
         (`running.sub_agents`).
+
+        Raises:
+            TypeError: LangChain's other `as_tool` options (`args_schema`, `arg_types`, ...): a
+                sub-agent takes one question, so they would be ignored.
         """
+        if args_schema is not None or kwargs:
+            given = ["args_schema"] * (args_schema is not None) + sorted(kwargs)
+            raise TypeError(
+                f"as_tool takes name= and description= only, not {', '.join(given)}: the "
+                "sub-agent's input is one question. Put what it needs into the question."
+            )
         language = getattr(self, "language", "en")
         described = description or message("sub_agent_description", language, name=name)
         return agent_tool(self, name, described)

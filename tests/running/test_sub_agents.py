@@ -229,6 +229,20 @@ def test_a_sub_agent_that_stops_without_its_answer_is_a_failed_call_tried_again(
     assert len(inner.prompts) == 2  # asked again, not answered from the failed call
 
 
+@pytest.mark.parametrize(
+    ("args", "kwargs", "named"),
+    [
+        ((dict,), {}, "args_schema"),
+        ((), {"return_direct": True}, "return_direct"),
+        ((), {"arg_types": {"q": str}}, "arg_types"),
+    ],
+)
+def test_langchains_other_as_tool_options_are_refused_not_ignored(script, args, kwargs, named):
+    agent = CustomReActAgent(script().model, [])
+    with pytest.raises(TypeError, match=f"as_tool takes name= and description= only, not {named}"):
+        agent.as_tool(*args, name="helper", **kwargs)
+
+
 def test_a_rejection_goes_to_the_sub_agent_which_answers_without_the_tool(script):
     ran: list[str] = []
     sub, _ = interrupted(
