@@ -43,8 +43,12 @@ class ScriptedError(Exception):
         self.status_code = status_code
 
 
-class ScriptExhausted(RuntimeError):
-    """The agent asked the scripted model once more than the script has replies."""
+class ScriptExhausted(AssertionError):
+    """The agent asked the scripted model once more than the script has replies.
+
+    An `AssertionError`: a test's mistake (or the agent's), never a model failure the run
+    recovers from, so it goes through the loop to the test (`model_call.BUGS`).
+    """
 
 
 class _Replies(Iterator[str | AIMessage]):

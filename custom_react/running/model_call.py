@@ -33,8 +33,8 @@ BUGS = (
     KeyError,
     NameError,
     NotImplementedError,
-    AssertionError,
-    StopIteration,  # a scripted model that ran out of replies: a test must see it
+    AssertionError,  # `testing.ScriptExhausted`: a script that ran out of replies
+    StopIteration,  # a fake model's replies ran out: a test must see it
 )
 """Exceptions that mean our code or the caller's is wrong: they propagate, never a model_error."""
 TRANSIENT_NAMES = frozenset(
@@ -91,8 +91,29 @@ class ModelCaller:
                 yield sleeping(self.backoff * 2**attempt)
                 attempt += 1
                 continue
-            reply = reply if isinstance(reply, AIMessage) else AIMessage(content=reply.content)
+            reply = as_reply(reply)
             return continued(unfinished, reply) if unfinished else reply
+
+
+def as_reply(reply: object) -> AIMessage:
+    """The model's reply as an `AIMessage`, whatever shape the model gave it in.
+
+    A message's content; the text a completion model (`BaseLLM`) or a chain ending in
+    `StrOutputParser` returns.
+
+    Raises:
+        TypeError: Something else came back: what the agent needs from the model instead.
+    """
+    if isinstance(reply, AIMessage):
+        return reply
+    if isinstance(reply, BaseMessage | AIMessageChunk):
+        return AIMessage(content=reply.content)
+    if isinstance(reply, str):
+        return AIMessage(content=reply)
+    raise TypeError(
+        f"The model returned {type(reply).__name__} ({reply!r:.80}), not a message or text: "
+        "give the agent a chat model, or a Runnable that returns its AIMessage or a string."
+    )
 
 
 def continued(unfinished: str, reply: AIMessage) -> AIMessage:
@@ -109,7 +130,8 @@ def stream_reply(
         partial(_opened, llm, list(messages), config, **kwargs),
     )
     reply: AIMessageChunk | None = None
-    while (chunk := (yield next_event(chunks, chunks))) is not None:
+    while (piece := (yield next_event(chunks, chunks))) is not None:
+        chunk = AIMessageChunk(content=piece) if isinstance(piece, str) else piece  # an LLM's text
         reply = chunk if reply is None else reply + chunk
         if chunk.text:
             yield ReplyToken(chunk.text)

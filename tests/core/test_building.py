@@ -11,12 +11,14 @@ from typing import Any
 
 import pytest
 from langchain.agents import create_agent
+from langchain_core.language_models.fake import FakeListLLM
+from langchain_core.output_parsers import StrOutputParser
 from langchain_core.tools import tool
 from pydantic import BaseModel
 
 from custom_react import CustomReActAgent
 from custom_react.integrations.create_agent import TextReActMiddleware
-from custom_react.testing import Script
+from custom_react.testing import Script, ScriptExhausted
 from tests.conftest import run_by
 
 
@@ -47,6 +49,38 @@ def test_a_plain_function_is_a_tool(script: Any, way: str) -> None:
 def test_any_wrapped_chat_model_is_accepted(script: Any, wrap: Any) -> None:
     model = script("Final Answer: 4")
     assert CustomReActAgent(wrap(model.model), []).invoke("2 + 2?")["output"] == "4"
+
+
+STEPS = ('Action: add\nAction Input: {"a": 2, "b": 3}', "Final Answer: 5")
+
+
+def text_models() -> list[Any]:
+    """A completion model (`BaseLLM`), and a chat model piped into `StrOutputParser`: text out."""
+    return [FakeListLLM(responses=list(STEPS)), Script(*STEPS).model | StrOutputParser()]
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+def test_a_model_that_returns_text_is_read_as_its_reply(way: str) -> None:
+    for llm in text_models():
+        result, _ = run_by(CustomReActAgent(llm, [add]), way, "2 + 3?")
+        assert (result["output"], result["stop_reason"]) == ("5", "final_answer")
+
+
+def test_a_model_that_streams_text_is_read_as_its_reply() -> None:
+    for llm in text_models():
+        assert "".join(CustomReActAgent(llm, [add]).stream_final_answer("2 + 3?")) == "5"
+
+
+def test_a_model_that_returns_neither_a_message_nor_text_is_a_clear_error() -> None:
+    llm = Script("Final Answer: 4").model | (lambda message: {"text": message.text})
+    with pytest.raises(TypeError, match=r"The model returned dict .* not a message or text"):
+        CustomReActAgent(llm, []).invoke("2 + 2?")
+
+
+def test_a_script_that_runs_out_of_replies_fails_the_test_not_the_run() -> None:
+    agent = CustomReActAgent(Script("Action: add\nAction Input: 2, 3").model, [add])
+    with pytest.raises(ScriptExhausted, match="no reply for call 2"):
+        agent.invoke("2 + 3?")
 
 
 class Price(BaseModel):
