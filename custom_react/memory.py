@@ -173,6 +173,7 @@ class RunMemory(BaseRun):
             pending,
             self.thread_id,
             self.state_key,
+            self.usage,
         )
 
     def finish(self, ending: Ending) -> AgentResult:
@@ -226,6 +227,7 @@ def open_run(
             pending=start.pending,
             decision=start.decision,
             thread_id=start.thread_id,
+            usage=start.usage,  # the tokens used before the pause count on
         )
     else:
         question, chat_history = read_input(agent_input)

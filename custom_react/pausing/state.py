@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
+from langchain_core.messages.ai import UsageMetadata
 from pydantic import ValidationError
 
 from custom_react.pausing.approval import Decision, waiting_call
@@ -40,6 +41,7 @@ _STATE_FIELDS: dict[str, Any] = {
     "chat_history": list[dict[str, Any]],
     "steps": list[dict[str, Any]],
     "pending": dict[str, Any] | None,
+    "usage": UsageMetadata | None,
 }
 
 
@@ -54,6 +56,8 @@ class RunStart:
     pending: ToolStep | None = None
     decision: Decision | None = None
     thread_id: str | None = None
+    usage: UsageMetadata | None = None
+    """The tokens the run's model calls used before it stopped (a state without them: None)."""
 
     @property
     def iterations(self) -> int:
@@ -73,8 +77,13 @@ def run_state(
     pending: ToolStep | None = None,
     thread_id: str | None = None,
     key: str | bytes | None = None,
+    usage: UsageMetadata | None = None,
 ) -> dict[str, Any]:
-    """The run as JSON data: enough to resume it in another process, later (signed with `key`)."""
+    """The run as JSON data: enough to resume it in another process, later (signed with `key`).
+
+    With the tokens used so far (`usage`), so a resumed run's total and `max_tokens_per_run` go
+    on from them.
+    """
     state = {
         "version": STATE_VERSION,
         "run_id": run_id,
@@ -83,6 +92,7 @@ def run_state(
         "chat_history": messages_to_dict(list(chat_history)),
         "steps": [step.to_dict() for step in steps],
         "pending": pending_to_dict(pending) if pending else None,
+        "usage": dict(usage) if usage else None,
     }
     return sign_state(state, key) if key is not None else state
 
@@ -156,6 +166,7 @@ def read_state(state: Any, key: str | bytes | None = None) -> RunStart:
         run_id=state["run_id"],
         pending=pending_from_dict(state["pending"]) if state["pending"] else None,
         thread_id=state["thread_id"],
+        usage=state.get("usage"),
     )
 
 

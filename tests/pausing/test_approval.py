@@ -171,3 +171,30 @@ def test_the_printer_and_the_exports_show_the_pause_and_the_decision(script):
     zh = ConsolePrinter(lines.append, language="zh", color=False)
     zh(resumed[0])
     assert lines[-1] == "决定：拒绝：no"
+
+
+def used(tokens: int) -> dict[str, int]:
+    return {"input_tokens": tokens, "output_tokens": tokens, "total_tokens": 2 * tokens}
+
+
+@pytest.mark.parametrize("resumed_by", ["state", "run id"])
+def test_a_resumed_run_counts_on_from_the_tokens_used_before_the_pause(script, resumed_by):
+    """The usage total and `max_tokens_per_run` cover the whole run, as if it never stopped."""
+    from langchain_core.messages import AIMessage
+
+    from custom_react.pausing.store import MemoryStore
+
+    def pause_and_resume(budget: int, *after: AIMessage) -> dict[str, Any]:
+        options = {"approval": "interrupt", "max_tokens_per_run": budget, "checkpoint": store}
+        before = script(AIMessage(ASK, usage_metadata=used(1000)))
+        paused = CustomReActAgent(before.model, [command_tool([])], **options).invoke(QUESTION)
+        assert paused["usage"]["total_tokens"] == 2000
+        resume = paused["state"] if resumed_by == "state" else paused["run_id"]
+        agent = CustomReActAgent(script(*after).model, [command_tool([])], **options)
+        return agent.invoke({"resume": resume, "decision": {"approve": True}})
+
+    store = MemoryStore()
+    answered = pause_and_resume(9000, AIMessage("Final Answer: 2", usage_metadata=used(1500)))
+    assert (answered["usage"]["total_tokens"], answered["stop_reason"]) == (5000, "final_answer")
+    stopped = pause_and_resume(1500)  # 2000 used before the pause: no call after it
+    assert (stopped["usage"]["total_tokens"], stopped["stop_reason"]) == (2000, "token_budget")
