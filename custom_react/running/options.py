@@ -6,9 +6,9 @@ what it takes and what it got (`max_iterations takes int or None, not '5' (str)`
 It reads the annotations as they are written, so a new option is checked with no code here:
 `Literal` values, unions, `None`, whole numbers (not `bool`), numbers, lists of a type (not a bare
 string), functions (plain ones: an async function's answer would be a coroutine, never read),
-classes and runtime-checkable protocols; `Any` is not checked here. Ranges
-are the caller's, with two helpers: `check_count` (a whole number of at least 1, say) and
-`check_store` (a checkpoint store, not its path).
+classes and runtime-checkable protocols; `Any` is not checked here. Ranges are the caller's, with
+two helpers: `check_count` (a whole number of at least 1, say) and `check_store` (a checkpoint
+store, not its path).
 """
 
 from __future__ import annotations
@@ -30,15 +30,14 @@ def check_types(values: Mapping[str, Any], hints: Mapping[str, Any]) -> None:
     """
     for name, value in values.items():
         hint = hints.get(name, Any)
-        if not fits(value, hint) and (functions := _async_functions(value)):
+        if fits(value, hint):
+            continue
+        if functions := _async_functions(value):
             raise TypeError(
                 f"{name} takes plain functions, not the async function {functions[0]!r}: what "
                 "it returns is a coroutine, not its answer. Call your async code from a plain one."
             )
-        if not fits(value, hint):
-            raise TypeError(
-                f"{name} takes {describe(hint)}, not {value!r} ({type(value).__name__})."
-            )
+        raise TypeError(f"{name} takes {describe(hint)}, not {value!r} ({type(value).__name__}).")
 
 
 def fits(value: Any, hint: Any) -> bool:
@@ -53,7 +52,7 @@ def fits(value: Any, hint: Any) -> bool:
     if origin in (Union, types.UnionType):
         return any(fits(value, option) for option in get_args(hint))
     if origin is Callable or hint is Callable:
-        return callable(value) and not (is_async_function(value) and _answers_plainly(hint))
+        return callable(value) and not (_is_async_function(value) and _answers_plainly(hint))
     if origin in (Sequence, list, tuple):
         is_list = isinstance(value, Sequence) and not isinstance(value, str | bytes)
         item = get_args(hint)[0] if get_args(hint) else Any
@@ -64,7 +63,7 @@ def fits(value: Any, hint: Any) -> bool:
     return not isinstance(hint, type) or isinstance(value, hint)
 
 
-def is_async_function(value: object) -> bool:
+def _is_async_function(value: object) -> bool:
     """Whether calling `value` returns a coroutine (an `async def`, or an object whose call is one)."""
     return inspect.iscoroutinefunction(value) or inspect.iscoroutinefunction(
         getattr(value, "__call__", None)  # noqa: B004 -- the call method itself is asked about
@@ -81,7 +80,7 @@ def _answers_plainly(hint: Any) -> bool:
 def _async_functions(value: object) -> list[object]:
     """`value`, or the items of a list `value`, that are async functions."""
     items = value if isinstance(value, list | tuple) else [value]
-    return [item for item in items if is_async_function(item)]
+    return [item for item in items if _is_async_function(item)]
 
 
 def describe(hint: Any) -> str:
