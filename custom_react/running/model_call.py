@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, cast
 
+from langchain_core.exceptions import ModelError
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages import message_chunk_to_message as whole_message
@@ -147,13 +148,20 @@ async def _opened(
 
 
 def is_transient(error: BaseException) -> bool:
-    """A failure worth retrying: connection, timeout, rate limit or a server-side (5xx) error."""
+    """A failure worth retrying: connection, timeout, rate limit or a server-side (5xx) error.
+
+    LangChain's own verdict first (a `ModelError` that `is_retryable`: connection, timeout, rate
+    limit, 5xx; langchain-openai raises those), then Python's kinds, an HTTP status, or openai's
+    by name (in the error's classes, so a provider's subclass of one counts too).
+    """
+    if isinstance(error, ModelError) and error.is_retryable:
+        return True
     if isinstance(error, ConnectionError | TimeoutError):
         return True
     status = getattr(error, "status_code", None)
     if isinstance(status, int) and (status >= 500 or status == 429):
         return True
-    return type(error).__name__ in TRANSIENT_NAMES
+    return any(kind.__name__ in TRANSIENT_NAMES for kind in type(error).__mro__)
 
 
 def rejects_stop(error: BaseException) -> bool:

@@ -81,6 +81,25 @@ def test_a_transient_failure_is_retried_and_the_run_succeeds(script, monkeypatch
     )
 
 
+def provider_errors() -> list[Exception]:
+    """What langchain-openai raises when the server cannot be reached or does not answer in time."""
+    import httpx
+    from langchain_openai.chat_models.base import OpenAIConnectionError, OpenAITimeoutError
+
+    request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+    return [OpenAIConnectionError(request=request), OpenAITimeoutError(request=request)]
+
+
+@pytest.mark.parametrize("error", provider_errors(), ids=lambda error: type(error).__name__)
+def test_a_providers_connection_error_or_timeout_is_retried(script, monkeypatch, error):
+    """LangChain marks them retryable (`ModelError.is_retryable`): they are tried again."""
+    waits: list[float] = []
+    monkeypatch.setattr("custom_react.running.calls.time.sleep", waits.append)
+    model = script(error, "Final Answer: done")
+    result = CustomReActAgent(model.model, [read_page]).invoke("q")
+    assert (result["stop_reason"], result["output"], waits) == ("final_answer", "done", [1.0])
+
+
 def test_a_bad_request_is_not_retried(script, monkeypatch):
     monkeypatch.setattr("custom_react.running.calls.time.sleep", lambda s: pytest.fail("retried"))
     model = script(ScriptedError("model not found", 404))
