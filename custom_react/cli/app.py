@@ -29,6 +29,7 @@ from custom_react.answering import grounded_numbers
 from custom_react.cli.compare import compare
 from custom_react.cli.support import answer, check_save_suffixes, finish, load_tools, open_model
 from custom_react.pausing.checkpoints import CheckpointError, SQLiteStore
+from custom_react.prompts import check_language
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
 
@@ -38,12 +39,22 @@ def main() -> None:
     """A readable ReAct agent: ask it a question and watch it think, act and observe."""
 
 
-Lang = Annotated[str, typer.Option("--lang", help="Prompt and label language: en or zh.")]
+def _language(language: str) -> str:
+    """`--lang`, checked as it is read: before any model starts."""
+    try:
+        return check_language(language)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+
+
+Lang = Annotated[
+    str, typer.Option("--lang", help="Prompt and label language: en or zh.", callback=_language)
+]
 Model = Annotated[str | None, typer.Option(help="Model name, bundled local model or GGUF path.")]
 BaseUrl = Annotated[
     str | None, typer.Option(help="Any OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1")
 ]
-MaxIterations = Annotated[int, typer.Option(help="Most model calls before stopping.")]
+MaxIterations = Annotated[int, typer.Option(help="Most model calls before stopping.", min=1)]
 Quiet = Annotated[bool, typer.Option("--quiet", help="Print only the final answer.")]
 NoStream = Annotated[
     bool, typer.Option("--no-stream", help="Show each step whole, not as the model writes it.")
@@ -96,6 +107,8 @@ def ask(
     """Answer QUESTION with the ReAct loop, printing each Thought / Action / Observation."""
     from custom_react.export import save_transcript
 
+    if not question.strip():  # before the model starts, not after it
+        raise typer.BadParameter("the question is empty: ask something", param_hint="QUESTION")
     check_save_suffixes(save or [])
     tools = load_tools(mcp_server or [], workspace)
     with open_model(model, base_url) as (llm, _):

@@ -9,6 +9,7 @@ with the live transcript; `finish` turns the run's end into the command's exit c
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -129,12 +130,16 @@ def finish(
 
 
 def check_save_suffixes(paths: list[Path]) -> None:
-    """Refuse a bad `--save` name before the long run, not after it."""
+    """Refuse a bad `--save` name, or a place it cannot be written, before the long run."""
     from custom_react.export import SUFFIXES
 
     for path in paths:
         if path.suffix.lower() not in SUFFIXES:
             message = f"{path.name}: use a .md, .html or .mmd file"
+            raise typer.BadParameter(message, param_hint="--save")
+        folder = next(parent for parent in path.absolute().parents if parent.exists())
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            message = f"{path}: {folder} is not a folder this user can write in"
             raise typer.BadParameter(message, param_hint="--save")
 
 

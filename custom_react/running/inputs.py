@@ -24,7 +24,15 @@ def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
 
     Raises:
         TypeError: Anything else, with the shapes the agent takes.
+        ValueError: The question is empty (or only spaces): there is nothing to answer.
     """
+    question, history = _question_and_history(agent_input)
+    if not question.strip():
+        raise ValueError("The question is empty: give the agent something to answer.")
+    return question, history
+
+
+def _question_and_history(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
     if isinstance(agent_input, str):
         return agent_input, []
     if isinstance(agent_input, dict) and "messages" in agent_input and "input" not in agent_input:

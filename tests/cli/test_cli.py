@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 
+import pytest
 from typer.testing import CliRunner
 
 from custom_react.cli.app import app
@@ -45,6 +46,28 @@ def test_bad_settings_are_a_clear_error_with_exit_code_2(monkeypatch):
     monkeypatch.setenv("CUSTOM_REACT_TEMPERATURE", "hot")
     result = runner.invoke(app, ["ask", "hi", "--base-url", "http://127.0.0.1:1/v1"])
     assert result.exit_code == 2 and result.output.startswith("error:")
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["  "], "the question is empty"),
+        (["hi", "--lang", "fr"], "Unsupported language 'fr'"),
+        (["hi", "--max-iterations", "0"], "--max-iterations"),
+        (["hi", "--save", "{file}/run.md"], "is not a folder this user can write in"),
+    ],
+    ids=["empty question", "language", "max iterations", "save under a file"],
+)
+def test_a_bad_argument_is_exit_code_2_before_any_model_starts(tmp_path, args, says):
+    """Refused as it is read: the base URL is never asked (nothing listens there)."""
+    taken = tmp_path / "a_file"
+    taken.write_text("x")
+    given = [arg.format(file=taken) for arg in args]
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    result = runner.invoke(app, ["ask", *given, "--base-url", url])
+    assert result.exit_code == 2
+    assert says in " ".join(result.output.split()).replace("│ ", "")
+    assert "the model call failed" not in result.output
 
 
 def test_compare_help_lists_its_options():

@@ -65,6 +65,17 @@ def test_a_wrong_input_says_which_shapes_work(script: Any, given: Any, problem: 
         agent.invoke(given)
 
 
+@pytest.mark.parametrize(
+    "given",
+    ["", "   \n", {"input": ""}, {"messages": [("user", " ")]}],
+    ids=["empty", "blank", "input", "messages"],
+)
+def test_an_empty_question_is_refused_before_any_model_call(script: Any, given: Any) -> None:
+    agent = CustomReActAgent(script().model, [])  # no replies: a model call would fail the test
+    with pytest.raises(ValueError, match="The question is empty"):
+        agent.invoke(given)
+
+
 @pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("way", WAYS)
 def test_the_last_message_is_the_answer_and_the_react_text_stays_with_it(
