@@ -10,6 +10,7 @@ with its own exit code. Nothing here prints, and nothing here imports the rest o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -42,7 +43,7 @@ def model_error_message(error: BaseException) -> str:
     if isinstance(error, openai.AuthenticationError):
         return f"the model server refused the API key ({error.message})."
     if isinstance(error, openai.APIError):
-        return f"the model call failed: {error.message.rstrip('.')}. Is the server up?"
+        return _call_failed(type(error).__name__, error.message)
     return str(error)
 
 
@@ -57,7 +58,29 @@ def model_failure_message(error: str) -> str:
         return message
     if kind == openai.AuthenticationError.__name__:
         return f"the model server refused the API key ({message})."
-    return f"the model call failed: {(message or error).rstrip('.')}. Is the server up?"
+    return _call_failed(kind, message or error)
+
+
+_TOO_LONG = re.compile(
+    r"context (?:size|length|window)|maximum context|too many tokens|prompt is too long", re.I
+)
+
+
+def _call_failed(kind: str, message: str) -> str:
+    """The line for a model call that failed with `kind: message`, and what to do about it.
+
+    A prompt over the model's context window says so; a server that could not be reached asks
+    whether it is up; any other failure is named as it is.
+    """
+    said = message.rstrip(".")
+    if _TOO_LONG.search(message):
+        return (
+            f"the prompt is too long for the model ({said}). Shorten the question or the "
+            "observations (max_observation_chars), or use a model with a larger context window."
+        )
+    if "Connection" in kind or "Timeout" in kind:
+        return f"the model call failed: {said}. Is the server up?"
+    return f"the model call failed: {said}."
 
 
 @contextmanager
