@@ -28,8 +28,25 @@ if TYPE_CHECKING:
 DEFAULT_SLOTS = 2
 """The bundled server's slots for a comparison, chosen from `bench/results/parallel_slots.md`."""
 
-Questions = Annotated[Path, typer.Option(help="JSONL: one {id, question, expected} a line.")]
-Agents = Annotated[str, typer.Option(help="Comma-separated agent names (default: all four).")]
+Questions = Annotated[
+    Path,
+    typer.Option(help="JSONL: one {id, question, expected} a line.", exists=True, dir_okay=False),
+]
+
+
+def _agent_names(agents: str) -> str:
+    """`--agents`, checked as it is read: before any model server starts."""
+    from custom_react.compare.harness import AGENTS
+
+    if unknown := [name for name in agents.split(",") if name not in AGENTS]:
+        raise typer.BadParameter(f"no agent {', '.join(unknown)}: choose from {', '.join(AGENTS)}")
+    return agents
+
+
+Agents = Annotated[
+    str,
+    typer.Option(help="Comma-separated agent names (default: all four).", callback=_agent_names),
+]
 Out = Annotated[Path, typer.Option(help="Folder for compare.json, .md and transcripts.")]
 Model = Annotated[str | None, typer.Option(help="Model name, bundled local model or GGUF path.")]
 BaseUrls = Annotated[

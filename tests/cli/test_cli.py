@@ -70,6 +70,21 @@ def test_a_bad_argument_is_exit_code_2_before_any_model_starts(tmp_path, args, s
     assert "the model call failed" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--questions", "no/such/file.jsonl"], "does not exist"),
+        (["--agents", "custom,bogus"], "no agent bogus"),
+    ],
+    ids=["questions", "agents"],
+)
+def test_compare_refuses_a_bad_argument_before_any_server_starts(args, says):
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    result = runner.invoke(app, ["compare", *args, "--base-url", url])
+    assert result.exit_code == 2
+    assert says in " ".join(result.output.split()).replace("│ ", "")
+
+
 def test_compare_help_lists_its_options():
     """``compare --help`` lists every option of ``compare``."""
     result = runner.invoke(app, ["compare", "--help"])
