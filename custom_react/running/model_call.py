@@ -107,7 +107,7 @@ def as_reply(reply: object) -> AIMessage:
     """
     if isinstance(reply, AIMessage):
         return reply
-    if isinstance(reply, BaseMessage | AIMessageChunk):
+    if isinstance(reply, BaseMessage):
         return AIMessage(content=reply.content)
     if isinstance(reply, str):
         return AIMessage(content=reply)
