@@ -78,10 +78,12 @@ def parse_tool_call(text: str) -> tuple[str, ActionInput] | None:
     return head.group("name"), _call_input(positional, keywords)
 
 
-# A list of calls as "pythonic" templates write them (Llama 3.2 and 4, Gemma): `[search(q="x")]`
-# at a line's start, maybe after `<|python_start|>` or in a ```tool_code fence (the list optional).
+# A list of calls as "pythonic" templates write them (Llama 3.2 and 4, Gemma, Liquid's LFM2):
+# `[search(q="x")]` at a line's start, maybe after `<|python_start|>` or LFM2's
+# `<|tool_call_start|>`, or in a ```tool_code fence (the list optional).
 _CALL_LIST = re.compile(
-    r"^[ \t]*+(?:(?:<\|python_start\|>|```tool_code)\s*+\[?+|\[)\s*+(?=[A-Za-z_][\w.]*+\()",
+    r"^[ \t]*+(?:(?:<\|python_start\|>|<\|tool_call_start\|>|```tool_code)\s*+\[?+|\[)"
+    r"\s*+(?=[A-Za-z_][\w.]*+\()",
     re.MULTILINE,
 )
 

@@ -52,7 +52,7 @@ _FORMS = (
         re.compile(r"<function=(?P<name>[^<>\s]++)[ \t]*+>"),
         "</function>",
         re.compile(r"<parameter=(?P<name>[^<>\s]++)[ \t]*+>"),
-        re.compile(r"(?P<close></parameter>)|<parameter=|</function>"),
+        re.compile(r"(?P<close></parameter>)|<parameter=|</function>|</tool_call>"),
     ),
     _TagForm(  # GLM-4.5
         re.compile(r"<tool_call>\s*+(?P<name>[A-Za-z_][\w.-]*+)\s*+(?=<arg_key>|</tool_call>)"),
@@ -91,6 +91,6 @@ def find_function_tags(text: str) -> tuple[int, str, dict[str, Any]] | None:
 
 
 def _value(written: str) -> str:
-    """An argument's text: one newline off each side; a value of one line trimmed."""
+    """An argument's text: one newline off each side; a value of one line trimmed (blank lines too)."""
     value = written.removeprefix("\n").removesuffix("\n")
-    return value if "\n" in value else value.strip()
+    return value if "\n" in value.strip() else value.strip()

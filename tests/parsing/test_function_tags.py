@@ -29,6 +29,8 @@ CALL = (
          ("write", {"code": "  if x:\n    y()"})),
         # Closing tags forgiven: a value ends at the next parameter, or at the end.
         ("<function=f>\n<parameter=a>\n1\n<parameter=b>\n2", ("f", {"a": "1", "b": "2"})),
+        # ... or at the call's closing tag, with blank lines around a one-line value trimmed.
+        ("<tool_call>\n<function=f>\n<parameter=n>\n1024\n\n\n</tool_call>", ("f", {"n": "1024"})),
         # A value holding JSON or tag-like text stays text for the binding.
         ('<function=f><parameter=data>{"x": [1, 2]}</parameter></function>',
          ("f", {"data": '{"x": [1, 2]}'})),

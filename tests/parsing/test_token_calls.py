@@ -51,6 +51,9 @@ def test_a_marker_with_no_object_after_it_is_a_call_without_arguments() -> None:
         ('[f(a=1), g(b=2)]', ("f", {"a": 1})),
         ('<|python_start|>[get_weather(city="Dalian")]<|python_end|>',
          ("get_weather", {"city": "Dalian"})),
+        # Liquid's LFM2: the list between its own tool-call tokens.
+        ('<|tool_call_start|>[get_weather(city="Dalian")]<|tool_call_end|>',
+         ("get_weather", {"city": "Dalian"})),
         ('```tool_code\nget_weather(city="Dalian")\n```', ("get_weather", {"city": "Dalian"})),
         ('The call:\n[get_weather(city="Dalian")]', ("get_weather", {"city": "Dalian"})),
     ],
