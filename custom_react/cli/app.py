@@ -30,6 +30,7 @@ from custom_react.cli.compare import compare
 from custom_react.cli.support import answer, check_save_suffixes, finish, load_tools, open_model
 from custom_react.pausing.checkpoints import CheckpointError, SQLiteStore
 from custom_react.prompts import check_language
+from custom_react.running.inputs import read_input
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
 
@@ -107,8 +108,12 @@ def ask(
     """Answer QUESTION with the ReAct loop, printing each Thought / Action / Observation."""
     from custom_react.export import save_transcript
 
-    if not question.strip():  # before the model starts, not after it
-        raise typer.BadParameter("the question is empty: ask something", param_hint="QUESTION")
+    try:
+        read_input(question)  # the agent's own check of its input, before the model starts
+    except ValueError:
+        raise typer.BadParameter(
+            "the question is empty: ask something", param_hint="QUESTION"
+        ) from None
     check_save_suffixes(save or [])
     tools = load_tools(mcp_server or [], workspace)
     with open_model(model, base_url) as (llm, _):
