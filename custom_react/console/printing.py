@@ -131,7 +131,8 @@ class ConsolePrinter:
                     self._line("error", label["reply"], text),
                     self._line("error", label["parse_failure"], error),
                 ]
-            case LimitReached(reason=reason):
+            case LimitReached(reason=reason, answer_generated=True):
+                # The answer the model gave on its last call follows as the Final Answer.
                 return [self._line("error", label["limit"], f"{label['stop_reason']}: {reason}")]
             case AnswerRejected(output=output, message=message):
                 return [
@@ -148,6 +149,9 @@ class ConsolePrinter:
             case SubAgentEvent(event=inner) if not isinstance(inner, RunFinished):
                 # A sub-agent's step, shown under the outer step that called it.
                 return [INDENT + line for line in self.render(inner)]
+            case RunFinished(result=result) if result.error:
+                # No answer (a limit, the model's failure): the message says why, not an answer.
+                return [self._line("error", label["limit"], result.output)]
             case RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
                 return [self._line("final", label["final_answer"], result.output)]
         return self._pause_lines(event) or self._call_lines(event)

@@ -59,17 +59,36 @@ def test_colour_wraps_only_the_labels(script, tools):
     assert lines == ["\x1b[1;32mFinal Answer: \x1b[0m42"]
 
 
-def test_a_limit_prints_the_reason_and_the_fallback_answer(script, tools):
+def test_a_limit_prints_why_the_run_stopped_not_an_answer(script, tools):
     lines: list[str] = []
     agent = CustomReActAgent(
         script("Action: search\nAction Input: rose").model, tools, max_iterations=1
     )
     for event in agent.stream("q"):
         ConsolePrinter(lines.append, color=False)(event)
-    assert lines[-2:] == [
-        "Stopped: stop reason: max_iterations",
-        "Final Answer: Agent stopped at max_iterations=1, before a final answer.",
-    ]
+    assert lines[-1] == "Stopped: Agent stopped at max_iterations=1, before a final answer."
+    assert not any(line.startswith("Final Answer") for line in lines)
+
+
+def test_an_answer_generated_at_a_limit_is_the_final_answer(script, tools):
+    replies = ("Action: search\nAction Input: rose", "Final Answer: about 1.2 yuan")
+    agent = CustomReActAgent(
+        script(*replies).model, tools, max_iterations=1, early_stopping_method="generate"
+    )
+    lines: list[str] = []
+    for event in agent.stream("q"):
+        ConsolePrinter(lines.append, color=False)(event)
+    assert lines[-2:] == ["Stopped: stop reason: max_iterations", "Final Answer: about 1.2 yuan"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_failed_model_is_a_stop_not_an_answer(script, tools, language):
+    agent = CustomReActAgent(script(ValueError("bad request")).model, tools, language=language)
+    lines: list[str] = []
+    for event in agent.stream("q"):
+        ConsolePrinter(lines.append, color=False, language=language)(event)
+    label = {"en": "Stopped: ", "zh": "已停止："}[language]
+    assert len(lines) == 1 and lines[0].startswith(label) and "bad request" in lines[0]
 
 
 def test_unknown_language_is_refused():
