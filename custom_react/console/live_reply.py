@@ -76,9 +76,19 @@ class LiveReply:
         plain = [_ANSI.sub("", line) for line in lines]
         if "\n".join(plain).startswith(shown):  # the draft is the step's beginning: complete it
             return "\n".join(plain)[len(shown) :] + "\n", []
-        kept = 0  # else keep the draft's whole lines that are the step's, print the rest
-        for drafted, line in zip(shown.split("\n"), plain, strict=False):
-            if drafted != line:
-                break
-            kept += 1
-        return "\n", lines[kept:]
+        return "\n", lines[_already_written(shown.split("\n"), plain) :]
+
+
+def _already_written(drafted: list[str], step: list[str]) -> int:
+    """How many of the step's first lines the draft holds whole: at its start or at its end.
+
+    A draft that began like the step and then went astray holds its first lines; one that began
+    with text the step leaves out (a `Question:` the model restated) holds them at its end.
+    """
+    same_start = 0
+    for written, line in zip(drafted, step, strict=False):
+        if written != line:
+            break
+        same_start += 1
+    overlaps = (n for n in range(min(len(drafted), len(step)), 0, -1) if drafted[-n:] == step[:n])
+    return max(same_start, next(overlaps, 0))

@@ -100,7 +100,10 @@ class ConsolePrinter:
             if self.stream_tokens and (text := self.draft.add(printable(event.text))):
                 self.write_token(text)
             return
-        text, lines = self.draft.finish(self.render(event))
+        rendered = self.render(event)
+        if not rendered:
+            return  # nothing to show (a model call whose prompt is not shown): the draft goes on
+        text, lines = self.draft.finish(rendered)
         if text:
             self.write_token(text)
         for line in lines:

@@ -15,6 +15,7 @@ from langchain_core.messages import AIMessage
 from custom_react import ConsolePrinter, CustomReActAgent
 from custom_react.events import ReplyToken
 from custom_react.parsing.markers import reply_sections
+from custom_react.running.prompt_log import PromptLog
 from custom_react.testing import ScriptedError
 from tests.conftest import summarize
 from tests.core.test_printing import SCRIPTS
@@ -185,3 +186,30 @@ def test_a_streamed_call_that_fails_for_good_ends_the_run_with_a_model_error(scr
     agent = CustomReActAgent(script(ScriptedError("bad", 401)).model, tools)
     events = list(agent.stream("2 + 2?", stream_tokens=True))
     assert events[-1].result.stop_reason == "model_error"
+
+
+RESTATED = "Question: What is 2 + 2?\nThought: " + TOOL_STEP
+
+
+def test_a_pipe_prints_a_thought_once_when_the_reply_restated_the_question(script, tools):
+    screen = Screen()
+    printer = printer_for(screen)
+    for event in CustomReActAgent(script(RESTATED, ANSWER).model, tools).stream(
+        "2 + 2?", stream_tokens=True
+    ):
+        printer(event)
+    lines = screen.text.splitlines()
+    assert lines.count("Thought: I should compute it.") == 1
+    assert lines.count("Action: calculator") == 1 and lines[-1] == "Final Answer: It is 4."
+
+
+def test_a_pipe_keeps_its_draft_through_a_model_call_it_does_not_show(script, tools):
+    before, after = Screen(), Screen()
+    for event in CustomReActAgent(script(TOOL_STEP, ANSWER).model, tools).stream("2 + 2?"):
+        printer_for(before)(event)
+    log, printer = PromptLog(), printer_for(after)
+    agent = CustomReActAgent(script(TOOL_STEP, ANSWER).model, tools)
+    events = agent.stream("2 + 2?", {"callbacks": [log]}, stream_tokens=True)
+    for event in log.interleave(events):  # as `--save` runs it: the calls among the events
+        printer(event)
+    assert after.text == before.text
