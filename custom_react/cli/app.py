@@ -193,10 +193,28 @@ def chat(
         converse(agent, thread, lang=lang, quiet=quiet, stream_tokens=not no_stream)
 
 
+StoredRuns = Annotated[
+    Path, typer.Option(help="The SQLite checkpoint file.", exists=True, dir_okay=False)
+]
+"""A checkpoint file to read: it must exist (a mistyped name is not a new, empty store)."""
+
+
+def _open_store(checkpoint: Path, run_id: str | None = None) -> SQLiteStore:
+    """The store in `checkpoint` (holding `run_id`), or exit 2 naming what is wrong with it."""
+    try:
+        store = SQLiteStore(checkpoint)
+        if run_id is not None:
+            store.load(run_id)
+    except CheckpointError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    return store
+
+
 @app.command()
-def runs(checkpoint: Annotated[Path, typer.Option(help="The SQLite checkpoint file.")]) -> None:
+def runs(checkpoint: StoredRuns) -> None:
     """List the runs stored in a checkpoint file: id, steps, how each ended, question."""
-    for run in SQLiteStore(checkpoint).runs():
+    for run in _open_store(checkpoint).runs():
         ended = run.stop_reason or "(not finished)"
         typer.echo(f"{run.run_id}  {run.steps:>3} steps  {ended:<16} {run.question}")
 
@@ -204,7 +222,7 @@ def runs(checkpoint: Annotated[Path, typer.Option(help="The SQLite checkpoint fi
 @app.command()
 def resume(
     run_id: Annotated[str, typer.Argument(help="The run to continue (see `custom-react runs`).")],
-    checkpoint: Annotated[Path, typer.Option(help="The SQLite checkpoint file.")],
+    checkpoint: StoredRuns,
     approve: Annotated[bool, typer.Option("--approve", help="Run the waiting call.")] = False,
     reject: Annotated[str | None, typer.Option(help="Do not run it; the reason.")] = None,
     edit: Annotated[str | None, typer.Option(help="Run it with this input instead.")] = None,
@@ -228,6 +246,7 @@ def resume(
         decisions.append({"edit": edit})
     if len(decisions) > 1:
         raise typer.BadParameter("give one of --approve, --reject and --edit")
+    _open_store(checkpoint, run_id)  # before the model starts: is the run there?
     tools = load_tools(mcp_server or [], workspace)
     with open_model(model, base_url) as (llm, _):
         agent = _agent(llm, tools, lang, max_iterations, checkpoint, system)
@@ -259,18 +278,28 @@ def ui(
     import tempfile
 
     from custom_react.ui import Session, make_app, scripted_session, serve
-    from custom_react.ui.app import HOST, model_answers
+    from custom_react.ui.app import HOST, listen, model_answers
 
-    typer.echo(f"custom-react ui: http://{HOST}:{port}/  (Ctrl-C stops it)", err=True)
+    try:
+        server = listen(port)  # first: a taken port is said before a model starts
+    except OSError as error:
+        typer.echo(
+            f"error: cannot listen on {HOST}:{port} ({error.strerror}); give another --port",
+            err=True,
+        )
+        raise typer.Exit(2) from None
+    typer.echo(
+        f"custom-react ui: http://{HOST}:{server.getsockname()[1]}/  (Ctrl-C stops it)", err=True
+    )
     if scripted:
         with tempfile.TemporaryDirectory() as folder:
             session = scripted_session(lang, Path(folder), max_iterations)
-            serve(make_app(session, scripted=True), port)
+            serve(make_app(session, scripted=True), server)
         return
     tools = load_tools([], workspace)
     with open_model(model, base_url) as (llm, described):
         session = Session(model_answers(llm), tools, lang, max_iterations)
-        serve(make_app(session, model=described), port)
+        serve(make_app(session, model=described), server)
 
 
 if __name__ == "__main__":

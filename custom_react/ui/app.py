@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from collections.abc import AsyncIterator
 from importlib.resources import files
 from pathlib import Path
@@ -195,8 +196,23 @@ def scripted_session(language: str, folder: Path, max_iterations: int = 8) -> Se
     return Session(scripted_answers(language), tools, language, max_iterations)
 
 
-def serve(app: Starlette, port: int) -> None:
-    """Serve the page on http://127.0.0.1:PORT until Ctrl-C."""
+def listen(port: int) -> socket.socket:
+    """A socket bound to 127.0.0.1:PORT (0: any free port), before anything slow starts.
+
+    Raises:
+        OSError: The port is taken (another server listens there) or not allowed.
+    """
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        server.bind((HOST, port))
+    except OSError:
+        server.close()
+        raise
+    return server
+
+
+def serve(app: Starlette, server: socket.socket) -> None:
+    """Serve the page on the bound socket until Ctrl-C."""
     import uvicorn
 
-    uvicorn.run(app, host=HOST, port=port, log_level="warning")
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[server])

@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from custom_react.cli.app import app
+from custom_react.pausing.checkpoints import SQLiteStore
 
 runner = CliRunner()
 
@@ -142,3 +143,37 @@ def test_ask_help_lists_show_prompts_and_ui_help_lists_its_options():
     assert result.exit_code == 0
     for option in ("--scripted", "--port", "--lang", "--model", "--base-url", "--workspace"):
         assert option in result.output
+
+
+@pytest.mark.parametrize("command", [["runs"], ["resume", "some-run", "--approve"]])
+def test_a_mistyped_checkpoint_is_refused_not_created(tmp_path, command):
+    missing = tmp_path / "runs.db"
+    result = runner.invoke(app, [*command, "--checkpoint", str(missing)])
+    said = " ".join(result.output.split()).replace("│ ", "")
+    assert result.exit_code == 2 and "does not exist" in said
+    assert not missing.exists()
+
+
+def test_resume_names_an_unknown_run_before_any_model_starts(tmp_path):
+    stored = tmp_path / "runs.db"
+    SQLiteStore(stored)
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    result = runner.invoke(app, ["resume", "nope", "--checkpoint", str(stored), "--base-url", url])
+    assert result.exit_code == 2 and "No run 'nope'" in result.output
+    assert "the model call failed" not in result.output and "model:" not in result.output
+
+
+def test_runs_names_a_file_that_is_not_a_store(tmp_path):
+    other = tmp_path / "notes.txt"
+    other.write_text("not a database, just notes\n" * 10)
+    result = runner.invoke(app, ["runs", "--checkpoint", str(other)])
+    assert result.exit_code == 2 and "is not a custom-react checkpoint store" in result.output
+
+
+def test_ui_on_a_taken_port_is_exit_code_2_with_what_to_do():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(app, ["ui", "--scripted", "--port", str(port)])
+    assert result.exit_code == 2 and "give another --port" in result.output
