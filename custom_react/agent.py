@@ -60,7 +60,7 @@ from custom_react.running.inputs import AgentInput
 from custom_react.running.model_call import ModelCaller, ModelFailure, was_cut_off
 from custom_react.running.runnable import StepRunnable
 from custom_react.running.token_budget import PromptBudget
-from custom_react.scratchpad import render_scratchpad
+from custom_react.scratchpad import readable_history, render_scratchpad
 from custom_react.settings import AgentSettings, Approve, Check, FormatName, RunStore
 from custom_react.steps import AnswerRejected, FinalAnswerEvent, ParseFailure, Step, ToolStep
 from custom_react.toolbox import Toolbox
@@ -206,7 +206,7 @@ class CustomReActAgent(StepRunnable):
             steps, self.format.render_observation, self.format.cue, note, unfinished
         )
         return self.prompt.format_messages(
-            input=run.question, chat_history=list(history), agent_scratchpad=scratchpad
+            input=run.question, chat_history=readable_history(history), agent_scratchpad=scratchpad
         )
 
     def _parse(self, reply: AIMessage) -> ToolStep | FinalAnswer:

@@ -184,7 +184,11 @@ class RunMemory(BaseRun):
         result = AgentResult(
             input=self.question,
             output=ending.output,
-            messages=[HumanMessage(content=self.question), *to_messages(self.steps, self.observe)],
+            messages=[
+                *self.chat_history,  # as `create_agent` returns them: the input's messages first
+                HumanMessage(content=self.question),
+                *to_messages(self.steps, self.observe),
+            ],
             intermediate_steps=to_intermediate_steps(self.steps),
             iterations=self.iterations,
             stop_reason=ending.stop_reason,

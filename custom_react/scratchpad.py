@@ -83,6 +83,21 @@ def transcript_entries(exchanges: Sequence[Exchange], observe: Observe, cue: str
     return entries
 
 
+def readable_history(history: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The chat history as a text-ReAct model reads it: its turns, without provider tool calls.
+
+    An earlier run's tool steps (an `AIMessage` with tool calls, the `ToolMessage`s answering
+    them) stay out, as a thread's earlier runs keep theirs: the model reads the questions and
+    the answers. So `{"messages": result["messages"] + [follow_up]}` goes on a conversation.
+    """
+    return [
+        message
+        for message in history
+        if not isinstance(message, ToolMessage)
+        and not (isinstance(message, AIMessage) and message.tool_calls)
+    ]
+
+
 def message_exchanges(messages: Sequence[BaseMessage]) -> list[Exchange]:
     """`create_agent`'s step messages as exchanges: each reply, and the tool result after it.
 

@@ -87,3 +87,21 @@ def test_the_last_message_is_the_answer_and_the_react_text_stays_with_it(
     last = result["messages"][-1]
     assert isinstance(last, AIMessage) and last.text == "4" == result["output"]
     assert "4" in last.response_metadata["react_log"]  # the step as the model wrote it
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_result_messages_go_on_the_conversation_as_create_agent_s_do(
+    script: Any, tools: Any, way: str
+) -> None:
+    step = "Thought: add\nAction: calculator\nAction Input: 2 + 2"
+    model = script(step, "Final Answer: 4", "Final Answer: 8")
+    agent = CustomReActAgent(model.model, tools)
+    first, _ = run_by(agent, way, {"messages": [("user", "2 + 2?")]})
+    follow_up = HumanMessage("Double it.")
+    second, _ = run_by(agent, way, {"messages": [*first["messages"], follow_up]})
+    assert second["messages"][: len(first["messages"]) + 1] == [*first["messages"], follow_up]
+    assert second["messages"][-1].text == "8"
+    # The model reads the earlier question and answer, never a provider tool call.
+    history = model.prompts[-1][1:-1]
+    assert [m.text for m in history] == ["2 + 2?", "4"]
+    assert not any(m.type == "tool" or getattr(m, "tool_calls", None) for m in model.prompts[-1])
