@@ -22,7 +22,9 @@ Otherwise the tool runs (`run_tool`; a repeatable tool asked again first waits i
 `metadata["poll_interval"]`): called with a ToolCall built here from the arguments that were
 shown and approved, within its time limit (`Toolbox.timeout`), as a `running.calls.Call` that
 `invoke` makes and `ainvoke` awaits. Whatever it raises becomes an "Error:" observation (after
-`tool_retries` more tries), whatever it returns becomes text. `act_on_decision` is the same for
+`tool_retries` more tries; a call that timed out may still be running, so it is not tried
+again), whatever it returns becomes text. What a callback handler with `raise_error=True`
+raises, and LangGraph's interrupt, are not the tool's failure: they go up to the caller. `act_on_decision` is the same for
 a paused call resumed with a person's decision.
 """
 
@@ -57,6 +59,7 @@ from custom_react.running.calls import (
     Loop,
     TimedOut,
     invoking,
+    raised_by_a_callback,
     run_coroutine,
     sleeping,
     within,
@@ -140,7 +143,7 @@ def run_tool(
 
     The tool is called with a ToolCall this function builds from `request.args`, the arguments
     that were shown, approved and recorded, so no input can choose other ones. The status is
-    "ok", "error" (the tool raised, timed out or returned an error message) or "denied" (it needs
+    "ok", "error" (the tool raised or returned an error message), "timed_out" or "denied" (it needs
     approval and did not get it: it never ran). A sub-agent's events come as `SubAgentEvent`s
     first; if it pauses for a person, `ApprovalPause` is raised (`resume` continues such a
     sub-agent with a decision).
@@ -162,10 +165,11 @@ def run_tool(
     except (ApprovalPause, ResumeRefused):
         raise  # a sub-agent waits for a person (so does this run), or its resume was refused
     except TimedOut as error:
-        return message("tool_timed_out", language, tool=tool.name, seconds=error.seconds), "error"
+        timed_out = message("tool_timed_out", language, tool=tool.name, seconds=error.seconds)
+        return timed_out, "timed_out"  # it may still be running: never tried again
     except Exception as error:  # any tool error becomes an observation
-        if is_graph_signal(error):
-            raise  # LangGraph's interrupt (or Command) inside a tool goes up to its graph
+        if is_graph_signal(error) or raised_by_a_callback(error):
+            raise  # LangGraph's interrupt inside a tool, or a handler stopping the run, goes up
         return tool_failed(tool, error, language), "error"
     failed = getattr(result, "status", "success") == "error"  # handle_tool_error's message
     return observation_text(result, language), "error" if failed else "ok"

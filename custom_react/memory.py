@@ -34,7 +34,7 @@ from custom_react.settings import AgentSettings
 from custom_react.steps import Observe, Step, ToolStep, action_key
 
 StepT = TypeVar("StepT", bound=Step)
-RAN = ("ok", "error")
+RAN = ("ok", "error", "timed_out")
 """The statuses of a tool that really ran (it may have failed)."""
 
 

@@ -104,9 +104,10 @@ class AgentSettings:
     the Observation says it timed out. `max_execution_time` also bounds a running tool. None:
     no limit."""
     tool_retries: int = 0
-    """Tries again a tool call that raised (or timed out) this many times before its error is
-    the Observation, waiting `tool_retry_delay` seconds, then twice that, and so on (as
-    LangChain's tool-retry middleware). A call that failed is never answered as a repeat."""
+    """Tries again a tool call that raised this many times before its error is the Observation,
+    waiting `tool_retry_delay` seconds, then twice that, and so on (as LangChain's tool-retry
+    middleware). A call that timed out is not tried again: it may still be running. A call that
+    failed is never answered as a repeat."""
     tool_retry_delay: float = 0.5
     """Seconds before the first retry of a failed tool call; each next one waits twice as long."""
     checkpoint: RunStore | None = None

@@ -29,8 +29,10 @@ from custom_react.parsing.action_input import ActionInput
 from custom_react.parsing.thinking import strip_think
 
 _NOT_RUN = Literal["unknown_tool", "invalid_input", "placeholder_input", "repeated", "over_budget"]
-ObservationStatus = Literal["ok", "error", "denied", _NOT_RUN]
-"""Only `ok` and `error` ran the tool. `denied`: approval refused (or nobody could approve);
+ObservationStatus = Literal["ok", "error", "timed_out", "denied", _NOT_RUN]
+"""Only `ok`, `error` and `timed_out` ran the tool. `timed_out`: it did not finish within
+`tool_timeout` and may still be running, so it is never tried again by `tool_retries`.
+`denied`: approval refused (or nobody could approve);
 `invalid_input`: the input names arguments the tool does not have;
 `over_budget`: its calls used up; `placeholder_input`: the input was copied from the tool list;
 `repeated`: the same call already ran; `unknown_tool`: no tool has that name (`acting.py`)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import os
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator, Iterator
@@ -92,6 +93,26 @@ def nested(loop: Loop[T], show: Callable[[Any], Any], seconds: float | None = No
                 error = raised
         elif (shown := show(item)) is not None:
             yield shown
+
+
+def raised_by_a_callback(error: BaseException) -> bool:
+    """A callback handler raised `error` (one with `raise_error=True`: LangChain passes it on).
+
+    Such a handler stops the run on purpose (a guardrail, a budget): the error reaches the
+    caller as LangChain lets it, never an Observation, never a retry (the tool may have run).
+    """
+    trace = error.__traceback__
+    while trace is not None:
+        code = trace.tb_frame.f_code
+        if code.co_name in _HANDLER_CALLS and code.co_filename.endswith(_CALLBACKS):
+            return True
+        trace = trace.tb_next
+    return False
+
+
+_HANDLER_CALLS = frozenset({"handle_event", "_ahandle_event_for_handler"})
+_CALLBACKS = os.path.join("langchain_core", "callbacks", "manager.py")
+"""Where LangChain calls each handler and re-raises what a `raise_error` handler raised."""
 
 
 class TimedOut(Exception):

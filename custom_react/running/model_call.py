@@ -26,7 +26,14 @@ from langchain_core.messages import message_chunk_to_message as whole_message
 from langchain_core.runnables import RunnableConfig
 
 from custom_react.events import ReplyToken
-from custom_react.running.calls import Call, Loop, invoking, next_event, sleeping
+from custom_react.running.calls import (
+    Call,
+    Loop,
+    invoking,
+    next_event,
+    raised_by_a_callback,
+    sleeping,
+)
 
 BUGS = (
     TypeError,
@@ -76,17 +83,18 @@ class ModelCaller:
         attempt = 0
         while True:
             stop = self.stop if self.send_stop else None
+            given = {"stop": stop} if stop else {}  # a chain of a plain function takes no `stop`
             try:
                 if self.stream_tokens:
-                    reply = yield from stream_reply(self.llm, messages, self.config, stop=stop)
+                    reply = yield from stream_reply(self.llm, messages, self.config, **given)
                 else:
-                    reply = yield invoking(self.llm, list(messages), self.config, stop=stop)
-            except BUGS:
-                raise
+                    reply = yield invoking(self.llm, list(messages), self.config, **given)
             except Exception as error:
                 if stop and rejects_stop(error):
                     self.send_stop = False  # ask again without it, now and for the rest of the run
                     continue
+                if isinstance(error, BUGS) or raised_by_a_callback(error):
+                    raise  # our code's or the caller's mistake, or a handler stopping the run
                 if not is_transient(error) or attempt == self.retries:
                     raise ModelFailure(f"{type(error).__name__}: {error}") from error
                 yield sleeping(self.backoff * 2**attempt)
@@ -165,7 +173,9 @@ def is_transient(error: BaseException) -> bool:
 
 
 def rejects_stop(error: BaseException) -> bool:
-    """An HTTP 400 whose message is about the `stop` parameter."""
+    """The model takes no `stop`: an HTTP 400 about it, or a function without the parameter."""
+    if isinstance(error, TypeError):  # a chain ending in a plain function: `f(messages)`
+        return "unexpected keyword argument 'stop'" in str(error)
     return getattr(error, "status_code", None) == 400 and "stop" in str(error).lower()
 
 

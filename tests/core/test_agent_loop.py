@@ -356,7 +356,7 @@ def test_max_execution_time(script, calls):
     events, _ = run(CustomReActAgent(model.model, [slow], max_execution_time=0.1))
     # The time limit also bounds the running tool: the loop stops waiting for it at 0.1 s.
     assert events[0] == ("action", "slow", "x")
-    assert events[1][:2] == ("observation", "error")
+    assert events[1][:2] == ("observation", "timed_out")
     assert "slow did not finish within 0.0" in events[1][2]  # what was left of the 0.1 s
     assert events[2:] == [
         ("limit_reached", "max_execution_time", 1),

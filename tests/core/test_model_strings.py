@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 import pytest
-from langchain_core.runnables import ConfigurableField
+from langchain_core.runnables import ConfigurableField, RunnableLambda
 from langchain_core.tools import tool
 
 from custom_react import CustomReActAgent
@@ -107,3 +107,20 @@ print("langchain.chat_models" in sys.modules)
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert ran.stdout.split() == ["False", "True"]
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+@pytest.mark.parametrize("wrap", ["plain", "with_retry", "stop=None"])
+def test_a_plain_function_as_the_model_gets_no_stop_it_cannot_take(wrap: str, way: str) -> None:
+    replies = iter(["Action: calculator\nAction Input: 2 + 2", "Final Answer: 4"])
+    seen: list[Any] = []
+
+    def answer(messages: Any) -> str:
+        seen.append(messages)
+        return next(replies)
+
+    model: Any = RunnableLambda(answer)
+    model = model.with_retry() if wrap == "with_retry" else model
+    options = {"stop": None} if wrap == "stop=None" else {}
+    result, _ = run_by(CustomReActAgent(model, [calculator], **options), way, "2 + 2?")
+    assert result["output"] == "4" and len(seen) == 2

@@ -99,7 +99,19 @@ def test_a_slow_tool_times_out_into_an_error_observation(kind, limit, way):
     if events:
         assert type(events[-1]).__name__ == "RunFinished"
         (step,) = [e.step for e in events if type(e).__name__ == "ObservationEvent"]
-        assert step.status == "error"
+        assert step.status == "timed_out"
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_call_that_timed_out_is_not_tried_again_while_it_may_still_run(way):
+    done: list[str] = []
+    agent = CustomReActAgent(
+        Script(ASK, FINAL).model, [slow_sync(done, 0.4)], tool_timeout=0.1, tool_retries=2
+    )
+    result, _ = run_by(agent, way, "Wait for the build.")
+    time.sleep(0.6)  # every call started has finished by now
+    assert done == ["now"]  # one call, not one per retry running side by side
+    assert result["messages"][2].status == "error" and result["output"] == "gave up waiting"
 
 
 def timed_run(
