@@ -46,7 +46,7 @@ def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
         written = object_in_words(tool, tool_input) or named_in_text(tool, tool_input)
         return written or {names[0]: tool_input}
     if POSITIONAL_ARGS in tool_input:
-        return _bind_positional(names, tool_input)
+        return _bind_positional(tool_schema(tool).args, tool_input)
     if len(names) == 1 and len(tool_input) == 1:
         ((key, value),) = tool_input.items()
         if key not in (names[0], *tool_schema(tool).hidden):  # an injected name is refused later
@@ -103,10 +103,17 @@ def _one_text_argument(arguments: dict[str, Any]) -> bool:
     return len(arguments) == 1 and next(iter(arguments.values())).get("type", "string") == "string"
 
 
-def _bind_positional(names: list[str], tool_input: dict[str, Any]) -> dict[str, Any]:
+def _bind_positional(arguments: dict[str, Any], tool_input: dict[str, Any]) -> dict[str, Any]:
+    """Positional values onto the arguments not named, in order; extra ones joined into the last.
+
+    Several values for one array argument are its list (`"action_input": ["GET", "/a"]`).
+    """
+    names = list(arguments)
     keywords = {key: value for key, value in tool_input.items() if key != POSITIONAL_ARGS}
     values = list(tool_input[POSITIONAL_ARGS])
     free = [name for name in names if name not in keywords] or names[-1:]
+    if len(free) == 1 and len(values) > 1 and "array" in json_types(arguments[free[0]]):
+        return {free[0]: values, **keywords}
     if len(values) > len(free):  # `search("rose", "price")` -> query="rose, price"
         rest = values[len(free) - 1 :]
         values[len(free) - 1 :] = [", ".join(v if isinstance(v, str) else str(v) for v in rest)]

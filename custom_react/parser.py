@@ -69,6 +69,9 @@ class ParseError(ValueError):
 
 
 _LABELS = {**MARKERS, "weak_answer": MARKERS["final_answer"]}
+# Where a call written without a step marker is looked for: a weak answer (`Answer:`) too, as it
+# counts only when the reply has no step, and a call is one.
+_MAY_HOLD_CALL = ("preamble", "thought", "observation", "weak_answer")
 _CHAT_PREFIX = re.compile(r"(?:AI|Assistant)[ \t]*+[:：][ \t]*+", re.IGNORECASE)
 
 
@@ -182,7 +185,7 @@ def _json_call_step(
     The call may be in the prose, in a thought, or after an echoed Observation.
     """
     for number, place in enumerate([Section("preamble", preamble), *found]):
-        if place.kind not in ("preamble", "thought", "observation") or not place.text:
+        if place.kind not in _MAY_HOLD_CALL or not place.text:
             continue
         if (json_call := find_call(place.text)) is None:
             continue

@@ -46,7 +46,10 @@ from custom_react.parsing.tool_name import (
 _ROLE_KEYS = {
     "thought": ("thought", "thoughts", "reasoning"),
     "action": ("action", "tool", "toolname", "name", "function", "functionname"),
-    "input": ("actioninput", "input", "toolinput", "arguments", "args", "parameters", "params"),
+    "input": (  # `action_variables`: Semantic Kernel's stepwise planner
+        *("actioninput", "input", "toolinput", "arguments", "args", "parameters", "params"),
+        "actionvariables",
+    ),
     "final_answer": ("finalanswer", "answer"),
     "observation": ("observation",),
 }
@@ -64,7 +67,8 @@ _WRAPPED_OBJECT = re.compile(r"[A-Za-z_][\w.]*+[ \t]*+\([ \t]*+\{")  # `SearchTo
 # `Action: Final Answer: 726 元`: a name, a colon and text on the Action line (the answer, when
 # the name is the final answer's).
 _NAME_THEN_TEXT = re.compile(r"(?P<name>[^:：\n]++)[:：][ \t]*+(?P<text>\S.*)", re.DOTALL)
-_CALL_OPENERS = ("{", "```", "<tool_call>", "<function=", "<invoke", "[", "<|", "<｜")
+_CALL_OPENERS: tuple[str, ...] = ("{", "```", "<tool_call", "<function", "<invoke", "<action>")
+_CALL_OPENERS += ("<tool_name>", "[", "<|", "<｜")
 _MARKDOWN = " \t*`"
 _CALL_NAME = re.compile(r"[A-Za-z_]\w*+(?=[(\[])")  # `finish(`, `Finish[`: no space before it
 _FENCED_NAME = re.compile(r"\s*+```[ \t]*+\n\s*+(?P<name>[^\s`]++)\s*+```\s*+")

@@ -20,7 +20,10 @@ that learned Claude's `<function_calls>` text) name both in attributes, inside t
     </invoke>
     </minimax:tool_call>
 
-A
+MiniCPM5 writes `<function name="search"><param name="query">rose</param></function>`; DeepSeek V4
+names the call in an attribute of its `<tool_call>` tag and writes the arguments as one JSON object
+(`<tool_call id="call_0" name="search">{"query": "rose"}</tool_call>`); dspy-go's ReAct prompt
+asks for `<action><tool_name>search</tool_name><arguments><arg key="query">rose</arg>...`. A
 server that does not turn them into provider tool calls (an old template, a parser left off)
 hands them to the agent as text, sometimes flattened onto one line. `find_function_tags` reads the
 first such call: its name and each argument's value as text (one newline on each side removed,
@@ -47,6 +50,9 @@ class _TagForm:
     value_end: re.Pattern[str]  # what ends a value: its closing tag (`close`), the next argument
 
 
+# A name in an attribute, any quotes or none: `name="search"`, `key='query'`.
+_QUOTED_NAME = r"(?P<q>[\"']?+)(?P<name>[^\"'<>\s]++)(?P=q)"
+
 _FORMS = (
     _TagForm(  # Qwen3-Coder, Seed-OSS
         re.compile(r"<function=(?P<name>[^<>\s]++)[ \t]*+>"),
@@ -65,6 +71,24 @@ _FORMS = (
         "</invoke>",
         re.compile(r"<parameter\s++name=(?P<q>[\"']?+)(?P<name>[^\"'<>\s]++)(?P=q)\s*+>"),
         re.compile(r"(?P<close></parameter>)|<parameter\s|</invoke>"),
+    ),
+    _TagForm(  # MiniCPM5
+        re.compile(r"<function\s++name=" + _QUOTED_NAME + r"\s*+>"),
+        "</function>",
+        re.compile(r"<param\s++name=" + _QUOTED_NAME + r"\s*+>"),
+        re.compile(r"(?P<close></param>)|<param\s|</function>"),
+    ),
+    _TagForm(  # the name an attribute of <tool_call>, the arguments JSON (DeepSeek V4)
+        re.compile(r"<tool_call\s[^<>]*?(?<=\s)name=" + _QUOTED_NAME + r"[^<>]*+>"),
+        "</tool_call>",
+        re.compile(r"<parameter\s++name=" + _QUOTED_NAME + r"\s*+>"),
+        re.compile(r"(?P<close></parameter>)|<parameter\s|</tool_call>"),
+    ),
+    _TagForm(  # dspy-go's ReAct XML
+        re.compile(r"(?:<action>\s*+)?+<tool_name>\s*+(?P<name>[^<>\s]++)\s*+</tool_name>"),
+        "</action>",
+        re.compile(r"<arg\s++key=" + _QUOTED_NAME + r"\s*+>"),
+        re.compile(r"(?P<close></arg>)|<arg\s|</arguments>|</action>"),
     ),
 )
 

@@ -64,7 +64,7 @@ _WORDS = {
     "tool_input": r"(?:tool|function)[ \t_-]*+(?:input|arguments|args)|工具输入",
     "tool": r"tool(?:[ \t_-]*+(?:name|call))?+|(?:action|function)[ \t_-]*+name"
     r"|function[ \t_-]*+call|工具",
-    "answer": r"answer|ai|assistant|答案|回答",
+    "answer": r"answer|ai|assistant|答案|回答|so[ \t]++the[ \t]++final[ \t]++answer[ \t]++is",
 }
 _ALIASES = {"tool_input": "action_input", "tool": "action", "answer": "weak_answer"}
 _GROUPS = "|".join(f"(?P<{kind}>{words})" for kind, words in _WORDS.items())
@@ -80,6 +80,13 @@ _BARE = (
     r"\s*+(?:[-–—=>]++\s*+)?+"
 )
 _LINE = re.compile(_NOISE + f"(?:(?:{_GROUPS}){_COLON}|{_BARE})", re.IGNORECASE)
+# Semantic Kernel's stepwise planner: `[THOUGHT]`, `[ACTION]`, `[OBSERVATION]`, `[FINAL ANSWER]`
+# (`[FINALANSWER]`, `[FINAL_ANSWER]`, `[FINAL-ANSWER]`) open a line; a markdown link's text does not.
+_BRACKETED = re.compile(
+    r"\s*+\[(?:(?P<thought>thought)|(?P<action>action)|(?P<observation>observation)"
+    r"|(?P<final_answer>final[ _-]?+answer))\](?!\()[ \t]*+(?:[:：][ \t]*+)?+",
+    re.IGNORECASE,
+)
 _INLINE = re.compile(
     r"(?:(?P<stop>(?<=[.!?。！？])\s*+)|(?<=[\s,;:>，；：]))"
     r"(?:(?P<action_input>action[ \t_-]*+input|行动输入|动作输入)|(?P<tool_input>tool[ \t_-]*+input|工具输入)"
@@ -89,7 +96,7 @@ _INLINE = re.compile(
     re.IGNORECASE,
 )
 _MAY_HOLD_INLINE = re.compile(r"[:：<]")  # every marker in the middle of a line has one
-_MAY_HOLD_MARKER = re.compile(r"[:：<]|Final Answer|FINAL ANSWER|最终答案")
+_MAY_HOLD_MARKER = re.compile(r"[:：<\[]|Final Answer|FINAL ANSWER|最终答案")
 _TAG_KINDS = {"tool": "action", "tool_input": "action_input", "final_answer": "final_answer"}
 STEPS = ("action", "final_answer")
 _LIVE_KINDS = {"weak_answer": "final_answer"}
@@ -185,7 +192,7 @@ def _scan_line(scan: _Scan, line: str) -> None:
         scan.target.append(line)
         return
     position = 0
-    if (head := _LINE.match(line)) is not None:
+    if (head := _LINE.match(line) or _BRACKETED.match(line)) is not None:
         word = head.lastgroup or ""
         kind = _ALIASES.get(word, word)
         decision = scan.decide(kind, alias=word in _ALIASES)

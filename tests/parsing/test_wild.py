@@ -49,6 +49,16 @@ LEFT = {
     "absolute_path '...']`)",
     "wild2/langchain-2276-b": "a call of a tool the agent does not have: read as that call, the loop "
     "answers that no such tool exists",
+    "wild3/langchain-7116": "the template's thought with no answer (`I now know the final answer.`): "
+    "prose with no markers is an answer",
+    "wild3/langchain-13826-a": "the words `[empty string]` as the input: read as written",
+    "wild3/langchain-13826-b": "an empty input (`tool, ''`) for a stand-in whose argument is required; "
+    "the real tool's argument defaults to the empty text, and the loop runs it",
+    "wild3/langchain-2127": "made-up questions and three Action Inputs: the first step wins",
+    "wild3/smolagents-97": "a call cut off mid-string, under a `_name` key: data, so prose; the loop "
+    "refuses a reply cut at the token limit when the server reports the cut",
+    "wild3/Roo-Code-10547": "a call opened by one agent's history marker (`[Tool Use: name]`), seen once",
+    "wild3/github-app-2128": "the tail of a call with no name: prose with no markers is an answer",
 }
 
 
