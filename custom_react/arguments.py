@@ -22,6 +22,7 @@ from langchain_core.tools import BaseTool
 from custom_react.parsing.action_input import POSITIONAL_ARGS, ActionInput
 from custom_react.parsing.call_syntax import NAMED_ARGUMENT, read_value, split_arguments
 from custom_react.parsing.json_repair import read_json_object
+from custom_react.prompt import argument_schemas
 
 
 def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
@@ -164,7 +165,7 @@ def tool_schema(tool: BaseTool) -> ToolSchema:
     except SchemaError:  # a schema the checker cannot read is not held against the model
         validator = None
     fields = getattr(tool.args_schema, "model_fields", None) or {}
-    made = ToolSchema(dict(tool.args), validator, frozenset(fields) - set(tool.args))
+    made = ToolSchema(argument_schemas(tool), validator, frozenset(fields) - set(tool.args))
     if len(_SCHEMAS) >= _MAX_SCHEMAS:
         _SCHEMAS.clear()
     _SCHEMAS[id(tool)] = (tool, made)

@@ -24,6 +24,7 @@ from langchain_core.messages import SystemMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.prompts.chat import MessageLikeRepresentation
 from langchain_core.tools import BaseTool
+from langchain_core.utils.json_schema import dereference_refs
 
 from custom_react.parsing.markers import MARKERS
 from custom_react.prompts import load_template
@@ -205,22 +206,25 @@ def describe_input(tool: BaseTool, style: InputStyle = TEXT_INPUT) -> str:
     0}`, not `{"base": "integer"}`, which small models copy as a quoted value), then every
     argument on a line of its own (`argument_lines`).
     """
-    arguments: dict[str, Any] = tool.args
+    arguments = argument_schemas(tool)
     if not arguments:
         return style.lead + style.none
     if len(arguments) == 1:
         ((name, schema),) = arguments.items()
-        kind = schema.get("type", "string")
-        if style.plain_text_alone and kind == "string":
+        kind = json_kind(schema)
+        if style.plain_text_alone and kind == "string" and "enum" not in schema:
             return ""
-        return style.lead + style.one.format(name=name, kind=kind)
+        if (
+            kind != "object" and "enum" not in schema
+        ):  # else an example and its line, as for several
+            return style.lead + style.one.format(name=name, kind=kind)
     example = json.dumps(input_example(tool))
     return style.lead + style.several.format(example=example) + "\n" + argument_lines(tool)
 
 
 def input_example(tool: BaseTool) -> dict[str, Any]:
     """The required arguments (else the first) with a placeholder of the right type each."""
-    arguments: dict[str, Any] = tool.args
+    arguments = argument_schemas(tool)
     required = [name for name in _required(tool) if name in arguments] or list(arguments)[:1]
     return {name: placeholder(arguments[name]) for name in required}
 
@@ -229,8 +233,8 @@ def argument_lines(tool: BaseTool) -> str:
     """One line per argument: name, JSON type, required or optional, default, enum, description."""
     required = set(_required(tool))
     lines = []
-    for name, schema in tool.args.items():
-        details = [_kind(schema), "required" if name in required else "optional"]
+    for name, schema in argument_schemas(tool).items():
+        details = [json_kind(schema), "required" if name in required else "optional"]
         if "enum" in schema:
             details.append("one of " + ", ".join(json.dumps(v) for v in schema["enum"]))
         if "default" in schema:
@@ -249,10 +253,28 @@ def placeholder(schema: dict[str, Any]) -> Any:
         return schema["default"]
     if schema.get("enum"):
         return schema["enum"][0]
-    return PLACEHOLDERS.get(_kind(schema), "...")
+    if json_kind(schema) == "object" and schema.get("properties"):  # a nested model: its fields
+        needed = schema.get("required") or list(schema["properties"])
+        return {name: placeholder(schema["properties"][name]) for name in needed}
+    return PLACEHOLDERS.get(json_kind(schema), "...")
 
 
-def _kind(schema: dict[str, Any]) -> str:
+def argument_schemas(tool: BaseTool) -> dict[str, dict[str, Any]]:
+    """Each argument's JSON schema, by name, as the tool list shows it and the checks hold it.
+
+    A nested model or an enum is a `$ref` to the schema's `$defs`: it is resolved here, so the
+    model reads `addr (object)` with its fields and `color (one of "red", "blue")`, not a text.
+    """
+    arguments: dict[str, Any] = tool.args
+    if "$ref" not in json.dumps(arguments):
+        return arguments
+    schema = tool.args_schema
+    full = schema if isinstance(schema, dict) else getattr(schema, "model_json_schema", dict)()
+    return {name: dereference_refs(value, full_schema=full) for name, value in arguments.items()}
+
+
+def json_kind(schema: dict[str, Any]) -> str:
+    """An argument's JSON type as the tool list names it (`Optional[int]`: integer)."""
     kind = schema.get("type")
     if kind is None:  # Optional[int] and the like: the first type that is not null
         kinds = [

@@ -20,7 +20,6 @@ import html
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from langchain_core.tools import BaseTool
 
@@ -29,7 +28,7 @@ from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_respo
 from custom_react.parsing.action import read_action
 from custom_react.parsing.thinking import strip_think
 from custom_react.parsing.tool_name import names_no_tool
-from custom_react.prompt import argument_lines, input_example
+from custom_react.prompt import argument_lines, argument_schemas, input_example, json_kind
 from custom_react.prompts import message
 
 _TAG = re.compile(
@@ -160,7 +159,9 @@ def render_tool_signatures(tools: Sequence[BaseTool]) -> str:
     """
     lines = []
     for tool in tools:
-        several = len(tool.args) > 1
+        arguments = argument_schemas(tool)
+        one = next(iter(arguments.values()), {})
+        several = len(arguments) > 1 or "enum" in one or json_kind(one) == "object"
         call = example_call(tool) if several else _signature(tool)
         lines.append(f"- {tool.name}({call}): {tool.description.strip()}")
         if several:
@@ -175,7 +176,7 @@ def example_call(tool: BaseTool) -> str:
 
 
 def _signature(tool: BaseTool) -> str:
-    arguments: dict[str, Any] = tool.args
+    arguments = argument_schemas(tool)
     return ", ".join(
         f"{name}: {schema.get('type', 'string')}" for name, schema in arguments.items()
     )

@@ -9,11 +9,13 @@ and stream; the tool list shows typed examples and one line per argument.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Literal
 
 import pytest
 from langchain_core.messages import AIMessage
 from langchain_core.tools import StructuredTool, tool
+from pydantic import BaseModel
 
 from custom_react import CustomReActAgent
 from custom_react.argument_checks import argument_problem
@@ -324,3 +326,57 @@ def test_a_step_that_runs_resets_the_count(script):
     model = script(bad, bad, good, bad, bad, "Final Answer: 10")
     result = CustomReActAgent(model.model, [area_tool(calls)]).invoke("Area?")
     assert len(calls) == 1 and result["stop_reason"] == "final_answer"
+
+
+class Address(BaseModel):
+    city: str
+    street: str = ""
+
+
+class Colour(StrEnum):
+    RED = "red"
+    BLUE = "blue"
+
+
+def nested_tools(shipped: list[Any]) -> list[StructuredTool]:
+    def ship(item: str, addr: Address, colour: Colour) -> str:
+        """Ship an item."""
+        shipped.append((item, addr, colour))
+        return f"{item} to {addr.city} in {colour.value}"
+
+    def locate(addr: Address) -> str:
+        """Locate an address."""
+        shipped.append(addr)
+        return f"found {addr.city}"
+
+    return [StructuredTool.from_function(ship), StructuredTool.from_function(locate)]
+
+
+def test_a_nested_model_and_an_enum_are_shown_as_they_are_not_as_text() -> None:
+    ship, locate = nested_tools([])
+    shown = describe_input(ship)
+    assert '{"item": "...", "addr": {"city": "..."}, "colour": "red"}' in shown
+    assert "- addr (object, required)" in shown
+    assert '- colour (string, required, one of "red", "blue")' in shown
+    assert '{"addr": {"city": "..."}}' in describe_input(locate)
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_model_that_writes_what_the_tool_list_shows_runs_the_nested_tool(
+    script: Any, way: str
+) -> None:
+    shipped: list[Any] = []
+    replies = [
+        'Action: ship\nAction Input: {"item": "rose", "addr": {"city": "Kunming"}, "colour": "pink"}',
+        'Action: ship\nAction Input: {"item": "rose", "addr": {"city": "Kunming"}, "colour": "red"}',
+        'Action: locate\nAction Input: {"addr": {"city": "Dali"}}',
+        "Final Answer: sent",
+    ]
+    agent = CustomReActAgent(script(*replies).model, nested_tools(shipped))
+    result, _ = run_by(agent, way, "Ship a rose to Kunming.")
+    (refused, _), (sent, _), (found, _) = [
+        (observation, step) for step, observation in result["intermediate_steps"]
+    ]
+    assert '"red", "blue"' in refused  # the enum's values, named
+    assert sent == "rose to Kunming in red" and found == "found Dali"
+    assert shipped == [("rose", Address(city="Kunming"), Colour.RED), Address(city="Dali")]
