@@ -8,7 +8,7 @@ really write them),
 `toolbox.py` (the step bound to its tool, once; the tool-call budget), `arguments.py` (the
 Action Input bound to the tool's arguments), `acting.py` (every guard in order, then the tool and
 its Observation) with `argument_checks.py` (whether the bound arguments fit the tool's schema,
-and the Observation when not),
+and the Observation when not) and `running/tool_output.py` (what the tool returned, as text),
 `running/context.py` (the run's context, for a tool that asks for it),
 `pausing/approval.py` (whether the tool waits for a person: approval's one home), `steps.py` (the
 step's one record, `ToolStep`, from the parsed Action to the stored step), `events.py` (the events

@@ -66,8 +66,9 @@ from custom_react.running.calls import (
 )
 from custom_react.running.context import runtime_parameter, tool_runtime
 from custom_react.running.sub_agents import SubAgentTool, run_sub_agent
+from custom_react.running.tool_output import observation_text
 from custom_react.steps import ObservationStatus, ToolStep
-from custom_react.toolbox import Toolbox, metadata, observation_text
+from custom_react.toolbox import Toolbox, metadata
 
 Observed = tuple[str, ObservationStatus]
 

@@ -18,11 +18,11 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from langchain_core.tools import BaseTool
+from langchain_core.utils.json_schema import dereference_refs
 
 from custom_react.parsing.action_input import POSITIONAL_ARGS, ActionInput
 from custom_react.parsing.call_syntax import NAMED_ARGUMENT, read_value, split_arguments
 from custom_react.parsing.json_repair import read_json_object
-from custom_react.prompt import argument_schemas
 
 
 def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
@@ -170,6 +170,20 @@ def tool_schema(tool: BaseTool) -> ToolSchema:
         _SCHEMAS.clear()
     _SCHEMAS[id(tool)] = (tool, made)
     return made
+
+
+def argument_schemas(tool: BaseTool) -> dict[str, dict[str, Any]]:
+    """Each argument's JSON schema, by name, as the tool list shows it and the checks hold it.
+
+    A nested model or an enum is a `$ref` to the schema's `$defs`: it is resolved here, so the
+    model reads `addr (object)` with its fields and `color (one of "red", "blue")`, not a text.
+    """
+    arguments: dict[str, Any] = tool.args
+    if "$ref" not in json.dumps(arguments):
+        return arguments
+    schema = tool.args_schema
+    full = schema if isinstance(schema, dict) else getattr(schema, "model_json_schema", dict)()
+    return {name: dereference_refs(value, full_schema=full) for name, value in arguments.items()}
 
 
 def input_schema(tool: BaseTool) -> dict[str, Any] | None:

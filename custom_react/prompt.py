@@ -12,7 +12,6 @@ not call the model, parse its reply or choose a format.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -24,8 +23,8 @@ from langchain_core.messages import SystemMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.prompts.chat import MessageLikeRepresentation
 from langchain_core.tools import BaseTool
-from langchain_core.utils.json_schema import dereference_refs
 
+from custom_react.arguments import argument_schemas
 from custom_react.parsing.markers import MARKERS
 from custom_react.prompts import load_template
 
@@ -259,20 +258,6 @@ def placeholder(schema: dict[str, Any]) -> Any:
     return PLACEHOLDERS.get(json_kind(schema), "...")
 
 
-def argument_schemas(tool: BaseTool) -> dict[str, dict[str, Any]]:
-    """Each argument's JSON schema, by name, as the tool list shows it and the checks hold it.
-
-    A nested model or an enum is a `$ref` to the schema's `$defs`: it is resolved here, so the
-    model reads `addr (object)` with its fields and `color (one of "red", "blue")`, not a text.
-    """
-    arguments: dict[str, Any] = tool.args
-    if "$ref" not in json.dumps(arguments):
-        return arguments
-    schema = tool.args_schema
-    full = schema if isinstance(schema, dict) else getattr(schema, "model_json_schema", dict)()
-    return {name: dereference_refs(value, full_schema=full) for name, value in arguments.items()}
-
-
 def json_kind(schema: dict[str, Any]) -> str:
     """An argument's JSON type as the tool list names it (`Optional[int]`: integer)."""
     kind = schema.get("type")
@@ -291,22 +276,3 @@ def _required(tool: BaseTool) -> list[str]:
     if schema is not None and hasattr(schema, "model_json_schema"):
         return list(schema.model_json_schema().get("required", []))
     return list(tool.args)
-
-
-def prompt_fingerprint(tools: Sequence[BaseTool], *, language: str) -> str:
-    """Which shipped prompt a run in `language` read: a short hash of what the model reads first.
-
-    That is the agent's default system prompt in `language` ("en" or "zh": the text format, the
-    bundled examples) with `tools` and their descriptions; nothing of the other language's. A
-    saved transcript or table records it for each agent and language its runs read
-    (`custom_react.compare.runners.fingerprint` says which agents read this prompt); when the
-    template, the examples or a tool's description in that language change, so does the
-    fingerprint, and `scripts/make_docs_assets.py --check` names what was made with the old one.
-    """
-    system = build_react_prompt(tools, language=language, examples=True).format_messages(input="")
-    return text_fingerprint(system[0].text)
-
-
-def text_fingerprint(text: str) -> str:
-    """A short, stable hash of `text`: the first 12 hex digits of its SHA-256."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]

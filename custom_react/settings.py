@@ -25,7 +25,8 @@ from custom_react.pausing.approval import Approve
 from custom_react.pausing.store import RunStore
 from custom_react.prompts import check_language, message
 from custom_react.running.options import check_count, check_store, check_types
-from custom_react.toolbox import MIN_TRUNCATED, ToolOptions
+from custom_react.running.tool_output import MIN_TRUNCATED
+from custom_react.toolbox import ToolOptions
 
 __all__ = [  # with the option types the agent's constructor is annotated with
     "DEFAULT_STOP",

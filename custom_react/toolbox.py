@@ -7,15 +7,14 @@ Underneath, `resolve_tool` forgives how models write tool names (case, markdown,
 trailing punctuation, a unique prefix), `resolve_call` finds a tool's call wrapped in code, and
 `arguments.bind_arguments` maps an Action Input onto the tool's argument schema. A tool's
 `metadata` says what the loop's guards read: `requires_approval` (read by `pausing/approval.py`),
-`repeatable`, `max_calls`, `poll_interval`, `timeout`. What a tool returns becomes text
-(`observation_text`), cut with a visible marker (`truncate`). Deciding whether a tool runs, and
-the messages when it does not, is `acting.py`'s job.
+`repeatable`, `max_calls`, `poll_interval`, `timeout`; a tool whose parameter the loop cannot fill
+is refused (`running/context.py`). What a tool returns becomes text in `running/tool_output.py`.
+Deciding whether a tool runs, and the messages when it does not, is `acting.py`'s job.
 """
 
 from __future__ import annotations
 
 import inspect
-import json
 import re
 import uuid
 from collections.abc import Callable, Sequence
@@ -31,10 +30,10 @@ from custom_react.parsing.call_syntax import parse_tool_call
 from custom_react.parsing.tool_name import clean_tool_name, is_final_answer_name
 from custom_react.pausing.approval import Approve
 from custom_react.prompts import load_messages, message
+from custom_react.running.context import unfilled_parameters
+from custom_react.running.tool_output import truncate
 from custom_react.steps import ToolStep
 
-MIN_TRUNCATED = 40
-"""The smallest `max_chars` that `truncate` accepts: room for the marker and some text."""
 REPEATABLE_MAX_CALLS = 10
 """Calls of a `repeatable` tool in one run when neither it nor the agent sets a budget."""
 
@@ -148,7 +147,8 @@ def check_tools(tools: Sequence[BaseTool | Callable[..., Any]]) -> list[BaseTool
 
     Raises:
         TypeError: An item is neither a tool nor a function with a docstring (named by index).
-        ValueError: Two tools share a name, or a name collides with the Final Answer.
+        ValueError: Two tools share a name, a name collides with the Final Answer, or a tool
+            takes a parameter nothing here fills (`running.context.unfilled_parameters`).
     """
     if isinstance(tools, BaseTool) or not isinstance(tools, Sequence):
         raise TypeError(
@@ -164,6 +164,13 @@ def check_tools(tools: Sequence[BaseTool | Callable[..., Any]]) -> list[BaseTool
             )
         if tool.name in seen:
             raise ValueError(f"Two tools are named {tool.name!r}: give each tool its own name.")
+        if unfilled := unfilled_parameters(tool):
+            raise ValueError(
+                f"The tool {tool.name!r} takes {unfilled}, which a LangGraph graph injects "
+                "(InjectedState, InjectedStore, InjectedToolArg): this agent has none to give. "
+                "Read the run's context and config from a `runtime: ToolRuntime` parameter, or "
+                "bind the value before (functools.partial, a closure)."
+            )
         seen.add(tool.name)
     return checked
 
@@ -246,53 +253,3 @@ def _named_once(sentence: str, lowered: dict[str, BaseTool]) -> str:
     words = [clean_tool_name(word).lower() for word in sentence.split()]
     named = [word for word in words if word in lowered]
     return named[0] if len(words) > 1 and named in ([words[-1]], [words[0]]) else ""
-
-
-def observation_text(result: Any, language: str = "en") -> str:
-    """A tool's result as the text the model reads.
-
-    A string as it is; a message's content; a list of content blocks (what MCP tools return) as
-    their text, one per line, with a placeholder for an image, audio or file; other values as
-    JSON when they can be written so.
-    """
-    content = getattr(result, "content", result)
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list) and all(isinstance(block, str | dict) for block in content):
-        return "\n".join(_block_text(block, language) for block in content)
-    try:
-        return json.dumps(content, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return str(content)
-
-
-def _block_text(block: str | dict[str, Any], language: str) -> str:
-    if isinstance(block, str):
-        return block
-    kind = block.get("type")
-    if kind == "text":
-        return str(block.get("text", ""))
-    if kind in ("image", "image_url", "audio", "file"):
-        mime = block.get("mime_type") or block.get("mimeType") or kind
-        return message("content_not_shown", language, kind=kind, mime=mime)
-    return json.dumps(block, ensure_ascii=False, default=str)
-
-
-def truncate(text: str, max_chars: int | None, marker: str = "") -> str:
-    """Cut `text` to at most `max_chars` characters, ending with a marker saying how many went.
-
-    The one truncation of the project: the agent's `max_observation_chars` and the bundled
-    tools' output limits both use it, so the model learns one marker (`marker`, with `{count}`:
-    the run's language's for the agent; the English one from the message table by default).
-
-    Raises:
-        ValueError: `max_chars` is below `MIN_TRUNCATED`, too short to hold the marker.
-    """
-    if max_chars is None or len(text) <= max_chars:
-        return text
-    if max_chars < MIN_TRUNCATED:
-        raise ValueError(f"max_chars must be at least {MIN_TRUNCATED}, got {max_chars}")
-    marker = marker or load_messages("en")["truncated"]
-    room = max_chars - len(marker.format(count=len(text)))
-    kept = text[:room].rstrip()
-    return kept + marker.format(count=len(text) - len(kept))

@@ -23,7 +23,7 @@ from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langchain_tavily import TavilySearch
 
 from custom_react.prompts import load_messages, message
-from custom_react.toolbox import MIN_TRUNCATED, truncate
+from custom_react.running.tool_output import MIN_TRUNCATED, truncate
 from tools.snapshot_search import default_index, format_document
 from tools.texts import description, descriptions, language_of
 

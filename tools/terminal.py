@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import IO
 
 from custom_react.prompts import load_messages
-from custom_react.toolbox import truncate
+from custom_react.running.tool_output import truncate
 
 TRUNCATED = load_messages("en")["truncated"]
 """The marker at the end of cut output: the one the agent's observations use."""

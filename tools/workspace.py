@@ -17,7 +17,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 
 from custom_react.pausing.approval import APPROVAL_CONFIG_KEY
-from custom_react.toolbox import truncate
+from custom_react.running.tool_output import truncate
 from tools.terminal import run_shell_command
 
 MAX_WRITE_CHARS = 1_000_000

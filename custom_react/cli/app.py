@@ -27,9 +27,23 @@ from langchain_core.tools import BaseTool
 from custom_react.agent import CustomReActAgent
 from custom_react.answering import grounded_numbers
 from custom_react.cli.compare import compare
+from custom_react.cli.options import (
+    BaseUrl,
+    Checkpoint,
+    Lang,
+    MaxIterations,
+    McpServers,
+    Model,
+    NoStream,
+    Quiet,
+    Save,
+    ShowPrompts,
+    StoredRuns,
+    System,
+    WorkspaceOption,
+)
 from custom_react.cli.support import answer, check_save_suffixes, finish, load_tools, open_model
 from custom_react.pausing.checkpoints import CheckpointError, SQLiteStore
-from custom_react.prompts import check_language
 from custom_react.running.inputs import read_input
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
@@ -38,55 +52,6 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.split
 @app.callback()
 def main() -> None:
     """A readable ReAct agent: ask it a question and watch it think, act and observe."""
-
-
-def _language(language: str) -> str:
-    """`--lang`, checked as it is read: before any model starts."""
-    try:
-        return check_language(language)
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from None
-
-
-Lang = Annotated[
-    str, typer.Option("--lang", help="Prompt and label language: en or zh.", callback=_language)
-]
-Model = Annotated[str | None, typer.Option(help="Model name, bundled local model or GGUF path.")]
-BaseUrl = Annotated[
-    str | None, typer.Option(help="Any OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1")
-]
-MaxIterations = Annotated[int, typer.Option(help="Most model calls before stopping.", min=1)]
-Quiet = Annotated[bool, typer.Option("--quiet", help="Print only the final answer.")]
-NoStream = Annotated[
-    bool, typer.Option("--no-stream", help="Show each step whole, not as the model writes it.")
-]
-Save = Annotated[
-    list[Path] | None,
-    typer.Option("--save", help="Also save the run: .md, .html or .mmd (repeatable)."),
-]
-Checkpoint = Annotated[
-    Path | None,
-    typer.Option(help="Store every step in this SQLite file; approvals then wait (`resume`)."),
-]
-WorkspaceOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--workspace", help="Also file and terminal tools for this folder (commands ask)."
-    ),
-]
-ShowPrompts = Annotated[
-    bool,
-    typer.Option(
-        "--show-prompts", help="Print each model call's exact prompt (its new part) and raw reply."
-    ),
-]
-System = Annotated[
-    str, typer.Option("--system", help="Your instructions: they open the system prompt.")
-]
-McpServers = Annotated[
-    list[str] | None,
-    typer.Option("--mcp-server", help='Also the tools of a stdio MCP server: "python s.py".'),
-]
 
 
 @app.command()
@@ -191,12 +156,6 @@ def chat(
             approve=ask_approval,
         )
         converse(agent, thread, lang=lang, quiet=quiet, stream_tokens=not no_stream)
-
-
-StoredRuns = Annotated[
-    Path, typer.Option(help="The SQLite checkpoint file.", exists=True, dir_okay=False)
-]
-"""A checkpoint file to read: it must exist (a mistyped name is not a new, empty store)."""
 
 
 def _open_store(checkpoint: Path, run_id: str | None = None) -> SQLiteStore:

@@ -134,9 +134,6 @@ class ConsolePrinter:
                     self._line("error", label["reply"], text),
                     self._line("error", label["parse_failure"], error),
                 ]
-            case LimitReached(reason=reason, answer_generated=True):
-                # The answer the model gave on its last call follows as the Final Answer.
-                return [self._line("error", label["limit"], f"{label['stop_reason']}: {reason}")]
             case AnswerRejected(output=output, message=message):
                 return [
                     self._line("error", label["rejected"], output),
@@ -152,12 +149,21 @@ class ConsolePrinter:
             case SubAgentEvent(event=inner) if not isinstance(inner, RunFinished):
                 # A sub-agent's step, shown under the outer step that called it.
                 return [INDENT + line for line in self.render(inner)]
-            case RunFinished(result=result) if result.error:
-                # No answer (a limit, the model's failure): the message says why, not an answer.
-                return [self._line("error", label["limit"], result.output)]
-            case RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
-                return [self._line("final", label["final_answer"], result.output)]
+            case LimitReached() | RunFinished():
+                return self._end_lines(event)
         return self._pause_lines(event) or self._call_lines(event)
+
+    def _end_lines(self, event: LimitReached | RunFinished) -> list[str]:
+        """How the run ended: why it stopped, or its answer, unless an event printed it."""
+        label = self.labels
+        if isinstance(event, LimitReached):  # the answer it made the model give follows
+            reason = f"{label['stop_reason']}: {event.reason}"
+            return [self._line("error", label["limit"], reason)] if event.answer_generated else []
+        if event.result.error:  # no answer (a limit, the model's failure): the message says why
+            return [self._line("error", label["limit"], event.result.output)]
+        if event.result.stop_reason in ENDED_BY_AN_EVENT:
+            return []
+        return [self._line("final", label["final_answer"], event.result.output)]
 
     def _pause_lines(self, event: Any) -> list[str]:
         """The lines of a pause for approval and of its decision ([] for any other event)."""

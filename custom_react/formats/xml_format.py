@@ -23,12 +23,13 @@ from collections.abc import Sequence
 
 from langchain_core.tools import BaseTool
 
+from custom_react.arguments import argument_schemas
 from custom_react.formats import ReActFormat, text_step
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response, step_from_call
 from custom_react.parsing.action import read_action
 from custom_react.parsing.thinking import strip_think
 from custom_react.parsing.tool_name import names_no_tool
-from custom_react.prompt import argument_lines, argument_schemas, input_example, json_kind
+from custom_react.prompt import argument_lines, input_example, json_kind
 from custom_react.prompts import message
 
 _TAG = re.compile(

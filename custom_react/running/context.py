@@ -18,7 +18,7 @@ from typing import Any, get_type_hints
 
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import patch_config
-from langchain_core.tools import BaseTool
+from langchain_core.tools import BaseTool, InjectedToolCallId
 
 CONTEXT_KEY = "custom_react_context"
 """The `configurable` key that carries the run's context to its tools."""
@@ -61,6 +61,30 @@ def _runtime_parameter(function: Any) -> str | None:
         if getattr(kind, "__name__", "") == "ToolRuntime":
             return name
     return None
+
+
+def unfilled_parameters(tool: BaseTool) -> list[str]:
+    """The tool's parameters the model is not shown and nothing here fills.
+
+    LangChain fills an `InjectedToolCallId` (from the ToolCall) and a `config`, the loop a
+    `runtime: ToolRuntime`. A parameter for LangGraph's `InjectedState` or `InjectedStore`, or
+    a bare `InjectedToolArg` (a value the caller passes), has no graph here to come from: every
+    call would fail, and the model could not fix it.
+    """
+    fields = getattr(tool.args_schema, "model_fields", None) or {}
+    runtime = runtime_parameter(tool)
+    return [
+        name
+        for name, field in fields.items()
+        if name not in tool.args
+        and name != runtime
+        and not any(_is_call_id(marker) for marker in field.metadata)
+    ]
+
+
+def _is_call_id(marker: Any) -> bool:
+    kind = marker if isinstance(marker, type) else type(marker)
+    return issubclass(kind, InjectedToolCallId)
 
 
 def tool_runtime(tool_call_id: str, config: RunnableConfig) -> Any:

@@ -18,9 +18,9 @@ from custom_react.compare.runners.fingerprint import (
     changed_fingerprints,
     fingerprint_with,
     is_fingerprints,
+    prompt_fingerprint,
     shown_fingerprints,
 )
-from custom_react.prompt import prompt_fingerprint
 from tests.conftest import change_prompt
 from tools import calculator
 

@@ -27,7 +27,7 @@ from custom_react.compare import (
     run_cases,
 )
 from custom_react.compare.runners import Runner, RunOutcome, custom_runner
-from custom_react.prompt import prompt_fingerprint
+from custom_react.compare.runners.fingerprint import prompt_fingerprint
 from tests.conftest import change_prompt
 from tools import calculator
 

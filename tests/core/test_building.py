@@ -7,13 +7,16 @@ name, something that is not a tool. Scripted models.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from langchain.agents import create_agent
+from langchain.tools import ToolRuntime
 from langchain_core.language_models.fake import FakeListLLM
 from langchain_core.output_parsers import StrOutputParser
-from langchain_core.tools import tool
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import InjectedToolArg, InjectedToolCallId, tool
+from langgraph.prebuilt import InjectedState, InjectedStore
 from pydantic import BaseModel
 
 from custom_react import CustomReActAgent
@@ -251,3 +254,46 @@ def test_interrupt_before_pauses_before_a_tool_named_there(script: Any, way: str
 def test_interrupt_before_names_must_be_tools(names: Any, error: Any, problem: str) -> None:
     with pytest.raises(error, match=problem):
         CustomReActAgent(Script().model, [add], interrupt_before=names)
+
+
+@tool
+def count_messages(query: str, state: Annotated[dict, InjectedState]) -> str:
+    """How many messages the conversation has."""
+    return str(len(state["messages"]))
+
+
+@tool
+def remember(query: str, store: Annotated[Any, InjectedStore()]) -> str:
+    """Look something up in the long-term store."""
+    return "stored"
+
+
+@tool
+def for_user(query: str, user_id: Annotated[str, InjectedToolArg]) -> str:
+    """Look up the user's order."""
+    return f"order of {user_id}"
+
+
+@pytest.mark.parametrize(
+    ("made", "parameter"),
+    [(count_messages, "state"), (remember, "store"), (for_user, "user_id")],
+)
+def test_a_tool_whose_parameter_a_graph_injects_is_refused_naming_it(made, parameter):
+    with pytest.raises(ValueError, match=rf"takes \['{parameter}'\].*ToolRuntime"):
+        CustomReActAgent(Script().model, [made])
+
+
+def test_the_parameters_this_loop_fills_are_taken(script):
+    @tool
+    def whoami(
+        query: str,
+        call_id: Annotated[str, InjectedToolCallId],
+        runtime: ToolRuntime,
+        config: RunnableConfig,
+    ) -> str:
+        """Who is asking."""
+        return f"{runtime.tool_call_id == call_id} via {config['configurable'] is not None}"
+
+    model = script("Action: whoami\nAction Input: me", "Final Answer: done")
+    result = CustomReActAgent(model.model, [whoami]).invoke("who?")
+    assert result["intermediate_steps"][0][1] == "True via True"

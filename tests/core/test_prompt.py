@@ -9,14 +9,13 @@ import pytest
 from langchain_core.tools import tool
 
 from custom_react import CustomReActAgent
+from custom_react.compare.runners.fingerprint import prompt_fingerprint, text_fingerprint
 from custom_react.formats import get_format
 from custom_react.prompt import (
     build_react_prompt,
     bundled_examples,
     check_template_variables,
-    prompt_fingerprint,
     render_tools,
-    text_fingerprint,
 )
 from custom_react.prompts import load_template
 from custom_react.scratchpad import render_scratchpad

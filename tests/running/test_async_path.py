@@ -28,7 +28,8 @@ from custom_react import CustomReActAgent
 from custom_react.events import (
     ObservationEvent,
 )
-from custom_react.toolbox import REPEATABLE_MAX_CALLS, observation_text
+from custom_react.running.tool_output import observation_text
+from custom_react.toolbox import REPEATABLE_MAX_CALLS
 
 REPLIES = (
     "Thought: look it up\nAction: search\nAction Input: rose",

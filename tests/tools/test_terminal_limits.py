@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import tools.terminal as terminal
-from custom_react.toolbox import truncate
+from custom_react.running.tool_output import truncate
 from tools.terminal import run_shell_command
 
 LIMIT = 200

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from langchain_core.tools import BaseTool
 
-from custom_react.toolbox import truncate
+from custom_react.running.tool_output import truncate
 from tools.workspace import Workspace
 
 LIMIT = 200  # the `workspace_tools` fixture's max_output_chars

@@ -7,7 +7,7 @@ language: the prompt is English); `create_agent` with native tool calls reads it
 and the tools' schemas as they are sent to the provider. Every other agent is ours (ours in the
 text, XML or JSON format, `create_agent` with `TextReActMiddleware`, Plan-and-Execute, an
 experiment's condition) and gets the fingerprint of our default system prompt in the run's
-language (`custom_react.prompt.prompt_fingerprint`: the text format's template and examples with
+language (`prompt_fingerprint`: the text format's template and examples with
 the tools), except an agent named after a step format ("xml", "json", as the BFCL bench names
 them): it gets the fingerprint of that format's prompt (`format_fingerprint`). The templates
 another variant reads besides (the planner's, an experiment's own) are not hashed. So a change to
@@ -22,6 +22,7 @@ report. Nothing here runs an agent.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
@@ -33,13 +34,32 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from custom_react.compare.runners.create_agent import CREATE_AGENT_SYSTEM_PROMPT
 from custom_react.compare.runners.legacy import LEGACY_REACT_PROMPT
 from custom_react.formats import FORMAT_NAMES, get_format
-from custom_react.prompt import text_fingerprint
+from custom_react.prompt import build_react_prompt
 from custom_react.prompts import LANGUAGES
 
 Fingerprints = dict[str, dict[str, str]]
 """What a saved result records: agent -> language of its runs -> the fingerprint they read."""
 Fingerprint = Callable[[str, str], str]
 """(agent, language) -> the fingerprint of what that agent reads in that language, now."""
+
+
+def prompt_fingerprint(tools: Sequence[BaseTool], *, language: str) -> str:
+    """Which shipped prompt a run in `language` read: a short hash of what the model reads first.
+
+    That is the agent's default system prompt in `language` ("en" or "zh": the text format, the
+    bundled examples) with `tools` and their descriptions; nothing of the other language's. A
+    saved transcript or table records it for each agent and language its runs read
+    (`custom_react.compare.runners.fingerprint` says which agents read this prompt); when the
+    template, the examples or a tool's description in that language change, so does the
+    fingerprint, and `scripts/make_docs_assets.py --check` names what was made with the old one.
+    """
+    system = build_react_prompt(tools, language=language, examples=True).format_messages(input="")
+    return text_fingerprint(system[0].text)
+
+
+def text_fingerprint(text: str) -> str:
+    """A short, stable hash of `text`: the first 12 hex digits of its SHA-256."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
 def legacy_fingerprint(tools: Sequence[BaseTool]) -> str:
@@ -88,7 +108,7 @@ def agent_fingerprint(agent: str, tools: Sequence[BaseTool], language: str) -> s
 def format_fingerprint(name: str, tools: Sequence[BaseTool], language: str) -> str:
     """What the step format `name`'s model reads first: its template and examples with `tools`.
 
-    For the text format that is `custom_react.prompt.prompt_fingerprint`, the same hash.
+    For the text format that is `prompt_fingerprint`, the same hash.
     """
     prompt = get_format(name).build_prompt(tools, language=language, examples=True)
     return text_fingerprint(prompt.format_messages(input="")[0].text)
