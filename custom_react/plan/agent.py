@@ -48,13 +48,12 @@ from custom_react.plan.prompt import (
     replan_variables,
 )
 from custom_react.plan.repair import finished_steps, plan_repaired, repair_variables
-from custom_react.prompts import load_template
+from custom_react.prompts import load_template, message
 from custom_react.running.calls import Call, invoking
 from custom_react.running.inputs import AgentInput, read_input
 from custom_react.running.runnable import StepRunnable
 
 T = TypeVar("T")
-STOPPED_MESSAGE = "Plan-and-execute stopped at the step limit before a final answer."
 Replan = Literal["always", "on_failure"]
 PlanLoop = Generator[PlanRunEvent | Call[Any], Any, T]
 """The plan-and-execute loop's generators: events (its own and the executor's) and calls."""
@@ -145,7 +144,8 @@ class PlanAndExecuteAgent(StepRunnable):
             if len(run.past_steps) >= self.max_steps:
                 yield StepLimitReached(len(run.past_steps))
                 left = plan.steps[done:]  # the steps still planned
-                yield RunFinished(run.result(STOPPED_MESSAGE, "max_iterations", left))
+                stopped = message("plan_stopped", self.language)
+                yield RunFinished(run.result(stopped, "max_iterations", left))
                 return
             # Execute: the ReAct executor carries out the next step; its result is a past step.
             status = yield from execute_step(
@@ -153,7 +153,7 @@ class PlanAndExecuteAgent(StepRunnable):
             )
             resume = None
             if status == "paused":  # a person decides first: the run ends here, resumable
-                yield RunFinished(run.paused(plan, done))
+                yield RunFinished(run.paused(plan, done, self.executor.settings.state_key))
                 return
             done += 1
             if self.replan == "always" or status != "ok":
@@ -184,8 +184,11 @@ class PlanAndExecuteAgent(StepRunnable):
         A new question is planned first (`PlanMade`); a resumed run's state is checked first.
         """
         if isinstance(agent_input, dict) and "resume" in agent_input:
-            run, plan, done, waiting = read_paused(agent_input["resume"])
-            read_state(waiting, self.executor.settings.state_key)  # checked before anything runs
+            key = (
+                self.executor.settings.state_key
+            )  # the whole state is checked before anything runs
+            run, plan, done, waiting = read_paused(agent_input["resume"], key)
+            read_state(waiting, key)
             return run, plan, done, {"resume": waiting, "decision": agent_input.get("decision")}
         run = PlanRun(*read_input(agent_input))
         # Plan: the planner reads the question and writes the steps.

@@ -16,6 +16,7 @@ from collections.abc import Generator
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import patch_config
 
 from custom_react.agent import CustomReActAgent
 from custom_react.events import (
@@ -58,6 +59,8 @@ def execute_step(
     status: StepStatus = "ok"
     # The executor's events, one at a time: `stream` under `invoke`, `astream` under `ainvoke`.
     asked: Any = resume or task  # a paused step goes on from its executor's state
+    # A step is the executor's own run, not a turn of the user's conversation (the thread).
+    config = patch_config(config, configurable={"thread_id": None})
     events = executor.stream(asked, config, stream_tokens=stream_tokens)
     aevents = executor.astream(asked, config, stream_tokens=stream_tokens)
     step_events = next_event(events, aevents)

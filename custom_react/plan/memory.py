@@ -11,7 +11,7 @@ for a person's approval is written as JSON (`paused_state`) and read back to res
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from langchain_core.agents import AgentAction
@@ -27,6 +27,7 @@ from pydantic import ValidationError
 
 from custom_react.events import AgentResult, StopReason
 from custom_react.memory import BaseRun
+from custom_react.pausing.state import check_signature, sign_state
 from custom_react.plan.events import PlanResult
 from custom_react.plan.schema import Plan
 from custom_react.steps import adapter
@@ -83,11 +84,18 @@ class PlanRun(BaseRun):
             state=state,
         )
 
-    def paused(self, plan: Plan, done: int) -> PlanResult:
-        """Close a run whose step `plan.steps[done]` waits for a person: its state to resume."""
+    def paused(self, plan: Plan, done: int, key: str | bytes | None = None) -> PlanResult:
+        """Close a run whose step `plan.steps[done]` waits for a person: its state to resume.
+
+        With the executor's `state_key` the whole state is signed, not only the executor's part.
+        """
         assert self.waiting is not None
         state = paused_state(self, plan, done)
-        return self.result(self.waiting.output, "needs_approval", plan.steps[done:], state)
+        state = state if key is None else sign_state(state, key)
+        result = self.result(self.waiting.output, "needs_approval", plan.steps[done:], state)
+        # The waiting step's tokens are spent too (its own paused run keeps them for the resume).
+        spent = add_usage(self.usage, cast(UsageMetadata, self.waiting.usage or None))
+        return replace(result, usage=dict(spent or {}))
 
 
 PLAN_STATE = "plan_and_execute"
@@ -103,6 +111,11 @@ def paused_state(run: PlanRun, plan: Plan, done: int) -> dict[str, Any]:
         "chat_history": messages_to_dict(run.chat_history),
         "messages": messages_to_dict(run.messages),
         "past_steps": [list(pair) for pair in run.past_steps],
+        "intermediate_steps": [
+            [action.tool, action.tool_input, action.log, observation]
+            for action, observation in run.intermediate_steps
+        ],
+        "usage": dict(run.usage or {}),
         "plan": list(plan.steps),
         "depends_on": [list(needs) for needs in plan.depends_on],
         "done": done,
@@ -110,19 +123,26 @@ def paused_state(run: PlanRun, plan: Plan, done: int) -> dict[str, Any]:
     }
 
 
-def read_paused(state: Any) -> tuple[PlanRun, Plan, int, dict[str, Any]]:
+def read_paused(
+    state: Any, key: str | bytes | None = None
+) -> tuple[PlanRun, Plan, int, dict[str, Any]]:
     """The run, its plan, the steps of it done and the executor's paused state, checked first.
 
     Raises:
         ValueError: Not a paused plan-and-execute state, or a field is wrong (named).
+        ResumeRefused: With a `key`, the state is unsigned or changed since it was signed.
     """
     if not isinstance(state, dict) or state.get("kind") != PLAN_STATE:
         raise ValueError("Not a paused plan-and-execute run: resume with the `state` it returned.")
+    if key is not None:
+        check_signature(state, key)
     shapes: dict[str, Any] = {
         "question": str,
         "chat_history": list[dict[str, Any]],
         "messages": list[dict[str, Any]],
         "past_steps": list[tuple[str, str]],
+        "intermediate_steps": list[tuple[str, str | dict[str, Any], str, str]],
+        "usage": dict[str, Any],
         "plan": list[str],
         "depends_on": list[list[int]],
         "done": int,
@@ -140,6 +160,11 @@ def read_paused(state: Any) -> tuple[PlanRun, Plan, int, dict[str, Any]]:
     run = PlanRun(state["question"], messages_from_dict(state["chat_history"]))
     run.messages = messages_from_dict(state["messages"])
     run.past_steps = [(step, text) for step, text in state["past_steps"]]
+    run.intermediate_steps = [
+        (AgentAction(tool, tool_input, log), observation)
+        for tool, tool_input, log, observation in state["intermediate_steps"]
+    ]
+    run.usage = cast(UsageMetadata, state["usage"]) or None
     needs = tuple(tuple(step) for step in state["depends_on"])
     plan = Plan(tuple(state["plan"]), depends_on=needs)
     return run, plan, state["done"], state["executor"]

@@ -25,12 +25,17 @@ from custom_react.events import (
     AgentEvent,
 )
 from custom_react.export.mermaid import MERMAID_TEXT_LIMIT, mermaid_text
+from custom_react.pausing.store import MemoryStore
 from custom_react.plan import events as pe
-from custom_react.plan.agent import STOPPED_MESSAGE, PlanAndExecuteAgent
+from custom_react.plan.agent import PlanAndExecuteAgent
 from custom_react.plan.mermaid import plan_to_mermaid
 from custom_react.plan.printing import PlanConsolePrinter
+from custom_react.prompts import message
+from custom_react.testing import Script
 from tests.conftest import run_by, summarize
 from tests.running.test_runnable import Recorder, tree
+
+STOPPED = message("plan_stopped", "en")
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "What is a rose plus 5%, and what do 3 such roses cost?"
@@ -182,7 +187,7 @@ def test_the_step_limit_ends_with_a_result_not_an_exception(script, tools):
         ("result", "max_iterations", 2),
     ]
     result = events[-1].result
-    assert result.output == STOPPED_MESSAGE and result.plan == ["Check the sum."]
+    assert result.output == STOPPED and result.plan == ["Check the sum."]
 
 
 def test_an_executor_that_hits_its_limit_hands_the_replanner_a_result(script, tools):
@@ -422,7 +427,7 @@ def test_the_printer_shows_failures_and_the_step_limit(script, tools):
     ]
     assert lines[-2:] == [
         "Stopped: step limit reached after 1 steps",
-        f"Final Answer: {STOPPED_MESSAGE}",
+        f"Final Answer: {STOPPED}",
     ]
 
 
@@ -500,7 +505,7 @@ def test_the_diagram_shows_a_failed_step_and_the_step_limit(script, tools):
     assert "    Note over Planner: Format error (1): Invalid format: no plan found." in text
     assert "    Executor--xReplanner: Step 1 result: Agent stopped" in text
     assert "    Note over Replanner: Stopped: step limit reached after 1 steps\n" in text
-    assert text.endswith(f"    Replanner-->>User: {STOPPED_MESSAGE}\n")
+    assert text.endswith(f"    Replanner-->>User: {STOPPED}\n")
 
 
 @pytest.mark.skipif(
@@ -639,6 +644,7 @@ SYSTEM_PROMPT_RUNS = {
 def test_a_system_prompt_opens_the_planners_turn_in_every_way_and_language(
     script, tools, calls, way, language
 ):
+
     system, question, query, replies, answer = SYSTEM_PROMPT_RUNS[language]
     model = script(*replies)
     executor = CustomReActAgent(model.model, tools, max_iterations=4, language=language)
@@ -649,3 +655,24 @@ def test_a_system_prompt_opens_the_planners_turn_in_every_way_and_language(
     for prompt in (planner, replanner):
         assert isinstance(prompt[0], SystemMessage) and prompt[0].text == system
     assert system not in executor_turn[0].text  # the executor has its own
+
+
+def test_a_step_is_not_a_turn_of_the_user_s_thread():
+    store = MemoryStore()
+    planner = Script("1. Say hi.\n2. Say bye.", "1. Say bye.", "Final Answer: hi and bye")
+    steps = Script("Final Answer: hi", "Final Answer: bye")
+    executor = CustomReActAgent(steps.model, [], checkpoint=store)
+    agent = PlanAndExecuteAgent(planner.model, executor)
+    result = agent.invoke("Greet me, then say bye.", {"configurable": {"thread_id": "user-42"}})
+    assert result["output"] == "hi and bye"
+    assert store.history("user-42") == []  # the steps' tasks are not the user's questions
+    assert [m.type for m in steps.prompts[1][:-1]] == ["system"]  # no earlier step as history
+
+
+def test_the_step_limit_is_said_in_the_run_s_language():
+    planner = Script("1. 算一下。\n2. 再算一下。", "1. 再算一下。")
+    steps = Script("最终答案：1")
+    executor = CustomReActAgent(steps.model, [], language="zh")
+    agent = PlanAndExecuteAgent(planner.model, executor, max_steps=1, language="zh")
+    result = agent.invoke("算两次。")
+    assert result["output"] == message("plan_stopped", "zh") and "步数上限" in result["output"]

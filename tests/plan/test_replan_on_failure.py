@@ -15,9 +15,10 @@ import pytest
 
 from custom_react import CustomReActAgent, RunFinished
 from custom_react.plan import events as pe
-from custom_react.plan.agent import STOPPED_MESSAGE, PlanAndExecuteAgent
+from custom_react.plan.agent import PlanAndExecuteAgent
 from custom_react.plan.mermaid import plan_to_mermaid
 from custom_react.plan.printing import PlanConsolePrinter
+from custom_react.prompts import message
 from tests.plan.test_plan_execute import (
     PLAN,
     QUESTION,
@@ -27,6 +28,8 @@ from tests.plan.test_plan_execute import (
     plan_agent,
     plan_summary,
 )
+
+STOPPED = message("plan_stopped", "en")
 
 # Step 2 ("Add 5% to it.") fails: two calculator calls the tool refuses, then the executor's limit.
 FAILS = (
@@ -411,7 +414,7 @@ def test_the_diagram_of_an_on_failure_run_at_the_step_limit(script, tools):
     text = plan_to_mermaid(QUESTION, list(agent.stream(QUESTION)))
     assert_valid_plan_diagram(text)
     assert "    Note over Planner: Stopped: step limit reached after 2 steps\n" in text
-    assert text.endswith(f"    Planner-->>User: {STOPPED_MESSAGE}\n")
+    assert text.endswith(f"    Planner-->>User: {STOPPED}\n")
 
 
 @pytest.mark.skipif(
