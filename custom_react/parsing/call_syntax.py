@@ -29,17 +29,17 @@ __all__ = [
     "split_arguments",
 ]
 
-_CALL_HEAD = re.compile(r"\s*+(?P<name>[A-Za-z_][\w.-]*+)[ \t]*+(?P<open>[(\[])")
+_CALL_HEAD = re.compile(r"\s*+(?P<name>[^\W\d][\w.-]*+)[ \t]*+(?P<open>[(\[])")
 _SPECIAL = re.compile(r"[\"'()\[\]{},]")
 _STRING_STOP = {quote: re.compile(r"[\\" + quote[0] + "]") for quote in ('"', "'")}
 # A one-character quote closes its string only before `,` `)` `]` `}` or the end (spaces allowed),
 # so inner quotes the model forgot to escape (`<a href="x">`, `{"a": 1}`) stay inside the string.
 _CLOSES = re.compile(r"\s*+(?:[,)\]}]|$)")
-_KEYWORD = re.compile(r"\s*+(?P<name>[A-Za-z_]\w*+)[ \t]*+=(?!=)")
+_KEYWORD = re.compile(r"\s*+(?P<name>[^\W\d]\w*+)[ \t]*+=(?!=)")
 # Among several arguments, also `area(base: 10, height: 3)`, a keyword with the signature's colon
 # (not a URL's `://`, a drive's `:\` or `::`); one argument is the text itself, for the binding,
 # which reads a name written so in plain text with the same pattern (`arguments.named_in_text`).
-NAMED_ARGUMENT = re.compile(r"\s*+(?P<name>[A-Za-z_]\w*+)[ \t]*+(?:=(?!=)|:(?![:/\\]))")
+NAMED_ARGUMENT = re.compile(r"\s*+(?P<name>[^\W\d]\w*+)[ \t]*+(?:=(?!=)|:(?![:/\\]))")
 _STRING = re.compile(r"[rRuUbBfF]?+(?P<quote>\"\"\"|'''|\"|')")
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)", re.DOTALL)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\n": "", "\\": "\\", '"': '"', "'": "'"}

@@ -354,3 +354,29 @@ def test_ai_messages_keep_the_step_in_the_format(script, tools):
     assert (
         first.content == '<thought>find the price</thought>\n<action>search("rose price")</action>'
     )
+
+
+@pytest.mark.parametrize("name", FORMAT_NAMES)
+def test_a_tool_named_in_chinese_runs_in_every_format(script, name):
+    @tool("查询天气")
+    def weather(city: str) -> str:
+        """查询一个城市的天气。"""
+        return f"{city}：晴"
+
+    call = {
+        "text": "Action: 查询天气\nAction Input: 北京",
+        "xml": '<action>查询天气(city="北京")</action>',
+        "json": '{"action": "查询天气", "action_input": {"city": "北京"}}',
+    }[name]
+    model = script(
+        call,
+        {
+            "text": "最终答案：晴",
+            "xml": "<final_answer>晴</final_answer>",
+            "json": '{"final_answer": "晴"}',
+        }[name],
+    )
+    result = CustomReActAgent(model.model, [weather], format=name, language="zh").invoke(
+        "北京天气？"
+    )
+    assert result["intermediate_steps"][0][1] == "北京：晴" and result["output"] == "晴"

@@ -30,6 +30,10 @@ CALLS = [
     ('note("a.txt", "title: hi")', ("note", {POSITIONAL_ARGS: ["a.txt", "title: hi"]})),
     ('fetch("a", https://x.org)', ("fetch", {POSITIONAL_ARGS: ["a", "https://x.org"]})),
     ('save("a", C:\\notes)', ("save", {POSITIONAL_ARGS: ["a", "C:\\notes"]})),
+    # A name or keyword in any script, as a tool list in Chinese shows it.
+    ('查询天气(city="北京")', ("查询天气", {"city": "北京"})),
+    ('查询天气(城市="北京", 天数=3)', ("查询天气", {"城市": "北京", "天数": 3})),
+    ('météo("Paris")', ("météo", "Paris")),
 ]  # fmt: skip
 
 
@@ -38,6 +42,6 @@ def test_call_syntax(text: str, expected: tuple[str, object]) -> None:
     assert parse_tool_call(text) == expected
 
 
-@pytest.mark.parametrize("text", ["search", "", "123(4)", "- item"])
+@pytest.mark.parametrize("text", ["search", "", "123(4)", "- item", "３号(x)", "（北京）"])
 def test_text_that_is_not_a_call(text: str) -> None:
     assert parse_tool_call(text) is None
