@@ -17,6 +17,7 @@ from custom_react.console.printing import ENDED_BY_AN_EVENT, decision_text, inpu
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
+    AgentResult,
     ApprovalDecided,
     ApprovalRequested,
     LimitReached,
@@ -36,6 +37,7 @@ BlockKind = Literal[
     "observation",
     "parse_failure",
     "limit",
+    "stopped",
     "final_answer",
     "paused",
     "decision",
@@ -111,6 +113,10 @@ def transcript_blocks(
             continue  # the sub-agent's answer is the outer step's Observation
         if not depth and isinstance(event, ActionEvent):
             step = event.step.iteration
+        elif not depth and isinstance(event, ApprovalDecided):  # a resumed run's waiting call
+            step = event.call.iteration
+        elif not depth and isinstance(event, RunFinished):
+            step = max(step, event.result.iterations)  # a model that failed still made its call
         elif not depth and isinstance(event, ParseFailure | AnswerRejected | FinalAnswerEvent):
             step = event.iteration
         blocks += [replace(block, depth=depth) for block in event_blocks(event, step, labels)]
@@ -137,11 +143,21 @@ def event_blocks(event: AgentEvent, step: int, labels: dict[str, str]) -> list[B
         case ApprovalRequested(call=call, run_id=run_id):
             waits = labels["waits"].format(tool=call.tool, run_id=run_id)
             return [Block("paused", waits, step, status="error")]
-        case ApprovalDecided(decision=decision):
-            return [Block("decision", decision_text(decision, labels), step)]
-        case RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
-            return [Block("final_answer", result.output, step, status="stopped")]
+        case ApprovalDecided(call=call, decision=decision):
+            action = Block("action", call.tool, step, detail=input_text(call.tool_input))
+            return [action, Block("decision", decision_text(decision, labels), step)]
+        case RunFinished(result=result):
+            return _end_blocks(result, step)
     return []
+
+
+def _end_blocks(result: AgentResult, step: int) -> list[Block]:
+    """How the run ended, unless an event showed it (the answer, the pause)."""
+    if result.error:  # no answer (a limit, the model's failure): why the run stopped
+        return [Block("stopped", result.output, step, status="error")]
+    if result.stop_reason in ENDED_BY_AN_EVENT:
+        return []
+    return [Block("final_answer", result.output, step, status="stopped")]
 
 
 def _call_blocks(call: ModelCall, step: int) -> list[Block]:

@@ -148,6 +148,9 @@ def _block_html(block: Block, label: dict[str, str]) -> str:
         case "limit":
             head = label["limit"]
             body = f"{escape(label['stop_reason'])}{label['sep']}<code>{escape(block.text)}</code>"
+        case "stopped":
+            head = label["limit"]
+            body = f'<div class="text">{escape(block.text)}</div>'
         case _:
             head = label[block.kind]
             body = f'<div class="text">{escape(block.text)}</div>'

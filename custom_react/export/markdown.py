@@ -55,6 +55,8 @@ def _markdown_block(block: Block, label: dict[str, str]) -> list[str]:
             return [_bold(label, "reply"), "", _fence(block.detail), "", error]
         case "limit":
             return [f"{_bold(label, 'limit')} {label['stop_reason']}{label['sep']}`{block.text}`"]
+        case "stopped":
+            return [f"{_bold(label, 'limit')} {_md(block.text)}"]
         case "rejected":
             return [
                 f"{_bold(label, 'rejected')} {_md(block.text)}",

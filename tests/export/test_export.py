@@ -118,6 +118,37 @@ def test_a_limit_shows_the_reason_and_the_fallback_answer(script, tools):
     assert "Agent stopped at max_iterations=2, before a final answer." in to_html(question, events)
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_failed_model_is_a_stop_in_its_step_not_an_answer(script, tools, language):
+    agent = CustomReActAgent(script(ValueError("server down")).model, tools, language=language)
+    events = list(agent.stream("hi"))
+    blocks = transcript_blocks("hi", events, language)
+    assert [(block.kind, block.step) for block in blocks] == [("question", 0), ("stopped", 1)]
+    markdown = to_markdown("hi", events, language)
+    stopped = {"en": "**Stopped:**", "zh": "**已停止：**"}[language]
+    assert f"{stopped} " in markdown and "server down" in markdown
+    assert "Final Answer" not in markdown and "最终答案" not in markdown
+
+
+def test_a_resumed_run_names_the_call_it_decided_in_its_step(script):
+    @tool
+    def delete_file(path: str) -> str:
+        """Delete a file."""
+        return f"deleted {path}"
+
+    delete_file.metadata = {"requires_approval": True}
+    paused = CustomReActAgent(
+        script("Action: delete_file\nAction Input: a.txt").model,
+        [delete_file],
+        approval="interrupt",
+    ).invoke("Delete a.txt")
+    resumed = CustomReActAgent(script("Final Answer: done").model, [delete_file])
+    events = list(resumed.stream({"resume": paused["state"], "decision": {"approve": True}}))
+    kinds = [(block.kind, block.step) for block in transcript_blocks("Delete a.txt", events)]
+    assert kinds[:4] == [("question", 0), ("action", 1), ("decision", 1), ("observation", 1)]
+    assert "**Action:** `delete_file`" in to_markdown("Delete a.txt", events)
+
+
 def test_markdown_escapes_model_text_and_fences_outlast_backticks():
     step = ToolStep(
         thought="",
