@@ -13,7 +13,7 @@ the templates (`prompt.py`, `repair.py`), running a step (`execute.py`), the run
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from functools import partial
 from typing import Any, Literal, TypeVar, get_args
 
@@ -127,6 +127,22 @@ class PlanAndExecuteAgent(StepRunnable):
         tools = self.executor.tools
         prompt = build_plan_prompt(text, variables, tools, name, self.system_prompt, self.language)
         return (prompt | self.llm).with_config(run_name=name)
+
+    def stream_final_answer(
+        self, input: AgentInput, config: RunnableConfig | None = None
+    ) -> Iterator[str]:
+        """The run's answer, whole, once the replanner gives it (a step's answer is not it)."""
+        for event in self.stream(input, config):
+            if isinstance(event, RunFinished) and event.result.stop_reason == "final_answer":
+                yield event.result.output
+
+    async def astream_final_answer(
+        self, input: AgentInput, config: RunnableConfig | None = None
+    ) -> AsyncIterator[str]:
+        """Async `stream_final_answer`."""
+        async for event in self.astream(input, config):
+            if isinstance(event, RunFinished) and event.result.stop_reason == "final_answer":
+                yield event.result.output
 
     # -- The plan-and-execute loop --------------------------------------------------------------
 

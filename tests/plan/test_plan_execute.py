@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.tools import tool
 
 from custom_react import CustomReActAgent, RunFinished
 from custom_react.events import (
@@ -676,3 +677,32 @@ def test_the_step_limit_is_said_in_the_run_s_language():
     agent = PlanAndExecuteAgent(planner.model, executor, max_steps=1, language="zh")
     result = agent.invoke("算两次。")
     assert result["output"] == message("plan_stopped", "zh") and "步数上限" in result["output"]
+
+
+@pytest.mark.parametrize("way", ["sync", "async"])
+def test_stream_final_answer_gives_the_run_s_answer_not_a_step_s(way):
+    planner = Script(
+        "1. Compute 17 * 23.\n2. Add 9 to it.", "1. Add 9 to it.", "Final Answer: It is 400."
+    )
+    steps = Script(
+        "Action: sums\nAction Input: 17 * 23",
+        "Final Answer: 391",
+        "Action: sums\nAction Input: 391 + 9",
+        "Final Answer: 400",
+    )
+    agent = PlanAndExecuteAgent(planner.model, CustomReActAgent(steps.model, [sums]))
+    if way == "sync":
+        pieces = list(agent.stream_final_answer("What is 17 * 23 + 9?"))
+    else:
+
+        async def collect() -> list[str]:
+            return [piece async for piece in agent.astream_final_answer("What is 17 * 23 + 9?")]
+
+        pieces = asyncio.run(collect())
+    assert pieces == ["It is 400."]
+
+
+@tool
+def sums(expression: str) -> str:
+    """Evaluate arithmetic."""
+    return {"17 * 23": "391", "391 + 9": "400"}[expression]
