@@ -4,8 +4,10 @@
 (`with_context`); a tool that declares a `runtime: ToolRuntime` parameter (LangChain's
 `langchain.tools.ToolRuntime`, from LangGraph) gets one with that `context`, the run's `config`
 and its `tool_call_id`, so a tool written for `create_agent` runs here unchanged. The model never
-sees the parameter (LangChain leaves it out of the tool's arguments). Its `state` is empty and it
-has no `store`: the run's steps are the agent's own records, not a graph's state.
+sees the parameter (LangChain leaves it out of the tool's arguments). Its `state` is empty: the
+run's steps are the agent's own records, not a graph's state. An agent that runs as a tool of a
+LangGraph graph (`create_agent(tools=[agent.as_tool()])`) passes the graph's context and store on
+to its own tools, unless its run was given a context of its own.
 
 The config also carries the run's language (`run_language`), so a tool that takes `config` can
 write its own words around its result in the language the model is prompted in.
@@ -22,6 +24,9 @@ from langchain_core.tools import BaseTool, InjectedToolCallId
 
 CONTEXT_KEY = "custom_react_context"
 """The `configurable` key that carries the run's context to its tools."""
+GRAPH_RUNTIME = "__pregel_runtime"
+"""Where LangGraph keeps a graph run's `Runtime` (its context and store) in the config, as its
+`langgraph.runtime.get_runtime` reads it: an agent run as a `create_agent` tool finds it there."""
 LANGUAGE_KEY = "custom_react_language"
 """The `configurable` key that carries the run's language ("en", "zh") to its tools."""
 
@@ -91,11 +96,13 @@ def tool_runtime(tool_call_id: str, config: RunnableConfig) -> Any:
     """The `ToolRuntime` a tool gets: the run's context, its config and the call's id."""
     from langgraph.prebuilt.tool_node import ToolRuntime  # the tool's own import brought it
 
+    configurable = config.get("configurable", {})
+    graph = configurable.get(GRAPH_RUNTIME)  # this agent runs inside a graph's tool (a sub-agent)
     return ToolRuntime(
         state={},
-        context=config.get("configurable", {}).get(CONTEXT_KEY),
+        context=configurable.get(CONTEXT_KEY, getattr(graph, "context", None)),
         config=config,
         stream_writer=lambda _: None,
         tool_call_id=tool_call_id,
-        store=None,
+        store=getattr(graph, "store", None),
     )

@@ -88,3 +88,19 @@ def test_the_same_tool_runs_under_create_agent_with_the_same_context() -> None:
     tool_message = next(m for m in state["messages"] if m.type == "tool")
     assert tool_message.content == "Hello, Ada"
     assert [context for context, _ in seen] == [Context("Ada")]
+
+
+def test_a_sub_agent_under_create_agent_passes_the_graph_s_context_to_its_tools() -> None:
+    from langchain.agents import create_agent
+
+    from custom_react.integrations.create_agent import TextReActMiddleware
+
+    inner, seen = agent_with_greet("en")
+    helper = inner.as_tool(name="helper", description="Greets people.")
+    outer = Script("Action: helper\nAction Input: Greet me.", "Final Answer: greeted")
+    graph = create_agent(
+        outer.model, [helper], middleware=[TextReActMiddleware()], context_schema=Context
+    )
+    state = graph.invoke({"messages": [("user", "Greet me.")]}, context=Context("Ada"))
+    assert state["messages"][-1].text == "greeted"
+    assert [context for context, _ in seen] == [Context("Ada")]
