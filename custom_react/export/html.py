@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from custom_react.console.printing import call_facts
+from custom_react.console.model_calls import call_facts
 from custom_react.events import (
     AgentEvent,
 )
@@ -148,9 +148,6 @@ def _block_html(block: Block, label: dict[str, str]) -> str:
         case "limit":
             head = label["limit"]
             body = f"{escape(label['stop_reason'])}{label['sep']}<code>{escape(block.text)}</code>"
-        case "stopped":
-            head = label["limit"]
-            body = f'<div class="text">{escape(block.text)}</div>'
         case _:
             head = label[block.kind]
             body = f'<div class="text">{escape(block.text)}</div>'

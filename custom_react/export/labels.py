@@ -14,6 +14,7 @@ EXPORT = {
         "step": "Step {n}",
         "model_calls": "model calls",
         "unfinished": "(the run did not finish)",
+        "stopped": "Stopped",
     },
     "zh": {
         "colon": "：",
@@ -22,6 +23,7 @@ EXPORT = {
         "step": "第 {n} 步",
         "model_calls": "模型调用次数",
         "unfinished": "（运行没有结束）",
+        "stopped": "已停止",
     },
 }
 """The saved transcripts' extra words (`export.markdown`, `export.html`), on top of `REACT`."""

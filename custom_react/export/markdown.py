@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from html import escape
 
-from custom_react.console.printing import call_facts
+from custom_react.console.model_calls import call_facts
 from custom_react.events import (
     AgentEvent,
 )
@@ -55,8 +55,6 @@ def _markdown_block(block: Block, label: dict[str, str]) -> list[str]:
             return [_bold(label, "reply"), "", _fence(block.detail), "", error]
         case "limit":
             return [f"{_bold(label, 'limit')} {label['stop_reason']}{label['sep']}`{block.text}`"]
-        case "stopped":
-            return [f"{_bold(label, 'limit')} {_md(block.text)}"]
         case "rejected":
             return [
                 f"{_bold(label, 'rejected')} {_md(block.text)}",
@@ -66,7 +64,7 @@ def _markdown_block(block: Block, label: dict[str, str]) -> list[str]:
         case "final_answer" if block.detail:  # returned by a tool (`return_direct`)
             by = label["aside"].format(text=label["returned_by"].format(tool=block.detail))
             return [f"{_bold(label, 'final_answer', by)} {_md(block.text)}"]
-    return [f"{_bold(label, block.kind)} {_md(block.text)}"]  # a Thought or the Final Answer
+    return [f"{_bold(label, block.kind)} {_md(block.text)}"]  # a Thought, the Final Answer, a stop
 
 
 def _call_markdown(block: Block, call: ModelCall, label: dict[str, str]) -> list[str]:
