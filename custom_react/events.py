@@ -58,6 +58,9 @@ class ReplyToken:
 
     text: str
     """The new text: a word or a few characters."""
+    restart: bool = False
+    """The call failed mid-reply and is made again: the reply's text so far is dropped (`text`
+    is ""), and the next tokens start it afresh."""
     type: Literal["reply_token"] = "reply_token"
 
 

@@ -35,7 +35,7 @@ class AnswerText:
     def feed(self, event: Any) -> str:
         """The answer text `event` adds: a piece of the reply, or the run's remaining output."""
         if isinstance(event, ReplyToken):
-            self.reply += event.text
+            self.reply = "" if event.restart else self.reply + event.text
             return self._extend(self._written_answer()) if self.live else ""
         self.reply = ""  # a step ended: the next reply starts afresh
         if isinstance(event, FinalAnswerEvent) and not self.live:

@@ -92,13 +92,15 @@ class ModelCaller:
             except Exception as error:
                 if stop and rejects_stop(error):
                     self.send_stop = False  # ask again without it, now and for the rest of the run
-                    continue
-                if isinstance(error, BUGS) or raised_by_a_callback(error):
+                elif isinstance(error, BUGS) or raised_by_a_callback(error):
                     raise  # our code's or the caller's mistake, or a handler stopping the run
-                if not is_transient(error) or attempt == self.retries:
+                elif not is_transient(error) or attempt == self.retries:
                     raise ModelFailure(f"{type(error).__name__}: {error}") from error
-                yield sleeping(self.backoff * 2**attempt)
-                attempt += 1
+                else:
+                    yield sleeping(self.backoff * 2**attempt)
+                    attempt += 1
+                if self.stream_tokens:  # what was shown of the failed reply is dropped
+                    yield ReplyToken("", restart=True)
                 continue
             reply = as_reply(reply)
             return continued(unfinished, reply) if unfinished else reply

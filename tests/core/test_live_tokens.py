@@ -8,9 +8,13 @@ never a made-up Observation, and with `stream_tokens=False` nothing partial at a
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
-from langchain_core.messages import AIMessage
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk
+from langchain_core.outputs import ChatGenerationChunk
+from pydantic import Field
 
 from custom_react import ConsolePrinter, CustomReActAgent
 from custom_react.events import ReplyToken
@@ -213,3 +217,58 @@ def test_a_pipe_keeps_its_draft_through_a_model_call_it_does_not_show(script, to
     for event in log.interleave(events):  # as `--save` runs it: the calls among the events
         printer(event)
     assert after.text == before.text
+
+
+class BreaksMidReply(GenericFakeChatModel):
+    """Streams the first reply's opening words, then the connection drops; then the script."""
+
+    broken: list[str] = Field(default_factory=list)
+
+    def _stream(self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any):
+        if not self.broken:
+            self.broken.append("once")
+            for word in ("I should ", "search ", "for it."):
+                yield ChatGenerationChunk(message=AIMessageChunk(content=word))
+            raise ScriptedError("connection reset", 503)
+        yield from super()._stream(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+
+def breaking_model() -> BreaksMidReply:
+    return BreaksMidReply(messages=iter([TOOL_STEP, ANSWER]), broken=[])
+
+
+def test_a_reply_dropped_mid_stream_is_restarted_not_joined(tools, monkeypatch):
+    monkeypatch.setattr("time.sleep", lambda seconds: None)
+    events = list(CustomReActAgent(breaking_model(), tools).stream("2 + 2?", stream_tokens=True))
+    tokens = [e for e in events if isinstance(e, ReplyToken)]
+    restart = next(i for i, token in enumerate(tokens) if token.restart)
+    assert "".join(t.text for t in tokens[:restart]) == "I should search for it."
+    assert "".join(t.text for t in tokens[restart + 1 :]).startswith(TOOL_STEP)
+    assert events[-1].result.output == "It is 4."
+
+
+def test_the_console_ends_a_dropped_draft_and_writes_the_new_reply_whole(tools, monkeypatch):
+    monkeypatch.setattr("time.sleep", lambda seconds: None)
+    screen = Screen()
+    printer = printer_for(screen)
+    for event in CustomReActAgent(breaking_model(), tools).stream("2 + 2?", stream_tokens=True):
+        printer(event)
+    lines = screen.text.splitlines()
+    assert lines[0] == "Thought: I should search for it."  # the dropped draft, ended
+    assert lines[1] == "Thought: I should compute it." and "Action: calculator" in lines
+
+
+def test_stream_final_answer_drops_a_failed_reply(tools, monkeypatch):
+    monkeypatch.setattr("time.sleep", lambda seconds: None)
+
+    class BreaksInTheAnswer(BreaksMidReply):
+        def _stream(self, messages, stop=None, run_manager=None, **kwargs):
+            if not self.broken:
+                self.broken.append("once")
+                yield ChatGenerationChunk(message=AIMessageChunk(content="Final Answer: It is"))
+                raise ScriptedError("connection reset", 503)
+            yield from GenericFakeChatModel._stream(self, messages, stop, run_manager, **kwargs)
+
+    model = BreaksInTheAnswer(messages=iter(["Final Answer: It is 4."]), broken=[])
+    pieces = list(CustomReActAgent(model, tools).stream_final_answer("2 + 2?"))
+    assert "".join(pieces) == "It is 4."
