@@ -43,11 +43,14 @@ from custom_react.parsing.tool_name import (
     unescaped,
 )
 
+_ARGUMENT_WORDS = ("input", "arguments", "args", "parameters", "params")
+"""`tool_arguments`, `function_args`, ...: a tool's or function's arguments, however spelled."""
 _ROLE_KEYS = {
     "thought": ("thought", "thoughts", "reasoning"),
     "action": ("action", "tool", "toolname", "name", "function", "functionname"),
     "input": (  # `action_variables`: Semantic Kernel's stepwise planner
         *("actioninput", "input", "toolinput", "arguments", "args", "parameters", "params"),
+        *(f"{who}{what}" for who in ("tool", "function") for what in _ARGUMENT_WORDS),
         "actionvariables",
     ),
     "final_answer": ("finalanswer", "answer"),

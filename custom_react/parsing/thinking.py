@@ -13,6 +13,11 @@ from __future__ import annotations
 import re
 
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
+# A step a model wrote inside its thinking, with nothing after it (a chat template that ends the
+# turn at the call): a tool-call tag, a function tag, or an `Action:` line.
+_STEP_INSIDE = re.compile(
+    r"<tool_call\b|<function[=\s]|<invoke\s|^[ \t*]*+Action[ \t*]*+:", re.IGNORECASE | re.MULTILINE
+)
 # gpt-oss's harmony format left as text: the analysis channel is its thinking; the final channel
 # is the answer; a commentary channel may hold a tool call (`token_calls.py` reads what is left).
 _ANALYSIS_HEADER = "<|channel|>analysis<|message|>"
@@ -38,7 +43,8 @@ def strip_think(text: str) -> str:
 
     That is `<think>...</think>` blocks, the text before a `</think>` that comes first (the chat
     template opened the block), and all after an unclosed `<think>` -- unless that leaves nothing
-    and no block was closed: then the reply was all thinking, cut off, and its text is kept. In
+    and no block was closed (the reply was all thinking, cut off) or the thinking holds a step (a
+    tool call, an `Action:` line): then its text is kept. In
     gpt-oss's channels (`strip_channels`), the analysis goes and the answer or call stays. A chat
     template's end-of-turn token ends the reply (`end_of_turn`).
     """
@@ -54,7 +60,9 @@ def strip_think(text: str) -> str:
         position = tag.end()
     result = "".join(kept) + ("" if inside else text[position:])
     closed = any(tag.group(1) for tag in tags)
-    return result if result.strip() or closed else _THINK_TAG.sub("", text)
+    if result.strip() or (closed and not _STEP_INSIDE.search(text)):
+        return result  # the reply outside its thinking (nothing: thinking, then no step)
+    return _THINK_TAG.sub("", text)  # all thinking: cut off, or the step written inside it
 
 
 def end_of_turn(text: str) -> str:

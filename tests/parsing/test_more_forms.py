@@ -130,7 +130,42 @@ BRACKET_MARKERS = [
     *variants("self-ask", "Intermediate answer: 4.\nSo the final answer is: {a}", Final("{a}")),
 ]
 
+# A tool's or function's arguments under any spelling of that key (`tool_arguments`, ...).
+ARGUMENT_KEYS = [
+    *variants(
+        "tool_name and tool_arguments",
+        'Action:\n{\n  "tool_name": "search",\n  "tool_arguments": {"query": "{q}"}\n}',
+        Act("search", {"query": "{q}"}),
+        chinese_markers=False,
+    ),
+    *variants(
+        "function_name and function_params",
+        '{"function_name": "search", "function_params": {"query": "{q}"}}',
+        Act("search", {"query": "{q}"}),
+        chinese_markers=False,
+    ),
+]
+
+# The step written inside the thinking, with nothing after it (a template ended the turn there).
+STEP_IN_THINKING = [
+    *variants(
+        "a tool-call tag",
+        "<think>\n{t}\n<tool_call>\n<function=search>\n<parameter=query>\n{q}\n</parameter>\n"
+        "</function>\n</tool_call>\n</think>",
+        Act("search", {"query": "{q}"}),
+        chinese_markers=False,
+    ),
+    *variants(
+        "an Action line",
+        "<think>{t}\nAction: search\nAction Input: {q}</think>\n",
+        Act("search", "{q}", "{t}"),
+        chinese_markers=False,
+    ),
+]
+
 KINDS = {
+    "argument-keys": ARGUMENT_KEYS,
+    "step-in-thinking": STEP_IN_THINKING,
     "minicpm-tags": MINICPM_TAGS,
     "name-attribute": NAME_ATTRIBUTE,
     "tool-name-tags": TOOL_NAME_TAGS,

@@ -265,8 +265,14 @@ CASES = [
         SEARCH,
     ),
     *variants(
-        "only a closed think block",
-        "<think>{t}\nAction: search</think>",
+        "only a closed think block, holding a step: the step (nothing else was written)",
+        "<think>{t}\nAction: search\nAction Input: {q}</think>",
+        SEARCH,
+        chinese_markers=False,
+    ),
+    *variants(
+        "only a closed think block, no step in it",
+        "<think>{t}</think>",
         Error(),
         chinese_markers=False,
     ),
