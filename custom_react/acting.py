@@ -24,8 +24,8 @@ shown and approved, within its time limit (`Toolbox.timeout`), as a `running.cal
 `invoke` makes and `ainvoke` awaits. Whatever it raises becomes an "Error:" observation (after
 `tool_retries` more tries; a call that timed out may still be running, so it is not tried
 again), whatever it returns becomes text. What a callback handler with `raise_error=True`
-raises, and LangGraph's interrupt, are not the tool's failure: they go up to the caller. `act_on_decision` is the same for
-a paused call resumed with a person's decision.
+raises, and LangGraph's interrupt, are not the tool's failure: they go up to the caller.
+`act_on_decision` is the same for a paused call resumed with a person's decision.
 """
 
 from __future__ import annotations

@@ -203,7 +203,8 @@ def describe_input(tool: BaseTool, style: InputStyle = TEXT_INPUT) -> str:
     copy as the input itself (measured: `bench/results/solve_rate/tuning_log.md`). Several
     arguments get a JSON example of the required ones whose values have their types (`{"base":
     0}`, not `{"base": "integer"}`, which small models copy as a quoted value), then every
-    argument on a line of its own (`argument_lines`).
+    argument on a line of its own (`argument_lines`); so does one argument that is an object (a
+    nested model: the example shows its fields) or takes one of set values (the line lists them).
     """
     arguments = argument_schemas(tool)
     if not arguments:
@@ -213,9 +214,8 @@ def describe_input(tool: BaseTool, style: InputStyle = TEXT_INPUT) -> str:
         kind = json_kind(schema)
         if style.plain_text_alone and kind == "string" and "enum" not in schema:
             return ""
-        if (
-            kind != "object" and "enum" not in schema
-        ):  # else an example and its line, as for several
+        by_example = kind == "object" or "enum" in schema  # its fields or values: as several
+        if not by_example:
             return style.lead + style.one.format(name=name, kind=kind)
     example = json.dumps(input_example(tool))
     return style.lead + style.several.format(example=example) + "\n" + argument_lines(tool)
