@@ -17,6 +17,7 @@ and tool runs nest under it, the same way in both paths. There is no agent logic
 
 from __future__ import annotations
 
+import warnings
 from abc import abstractmethod
 from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from functools import partial
@@ -109,6 +110,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         `context` reaches every tool that asks for it (`runtime: ToolRuntime`, as under
         `create_agent`; `running/context.py`); the same holds for `ainvoke`, `stream`, `astream`.
         """
+        warn_ignored("invoke", kwargs)
         config = with_context(config, context, getattr(self, "language", None))
         return self._call_with_config(
             cast(_Transformer, self._drain), input, config, run_type="chain"
@@ -127,6 +129,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         **kwargs: Any,
     ) -> dict[str, Any]:
         """Async `invoke`: the same loop, each model and tool call awaited."""
+        warn_ignored("ainvoke", kwargs)
         config = with_context(config, context, getattr(self, "language", None))
         return await self._acall_with_config(
             cast(_Transformer, self._adrain), input, config, run_type="chain"
@@ -152,6 +155,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         With `stream_tokens`, the model's reply comes first as it is written: a `ReplyToken`
         event for each piece (the model is called with `stream`).
         """
+        warn_ignored("stream", kwargs)
         events = partial(self._events, tokens=stream_tokens)
         config = with_context(config, context, getattr(self, "language", None))
         yield from traced(self, input, config, events)  # its trace ends with the result dict
@@ -166,6 +170,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         **kwargs: Any,
     ) -> AsyncIterator[AgentEvent]:
         """Async `stream`: the same loop, each model and tool call awaited."""
+        warn_ignored("astream", kwargs)
         events = partial(self._aevents, tokens=stream_tokens)
         config = with_context(config, context, getattr(self, "language", None))
         async for event in atraced(self, input, config, events):
@@ -226,6 +231,16 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         """Async `stream_final_answer`."""
         live = getattr(self, "answers", None) is None
         return afinal_answer_tokens(self.astream(input, config, stream_tokens=True), live)
+
+
+def warn_ignored(method: str, kwargs: dict[str, Any]) -> None:
+    """Warn of keyword arguments a run does not use (LangGraph's `stream_mode`, a typo)."""
+    if kwargs:
+        warnings.warn(
+            f"{method}() ignores {', '.join(sorted(kwargs))}: the agent takes `stream_tokens` and "
+            "`context`, and streams its step events (docs/python-api.md).",
+            stacklevel=3,
+        )
 
 
 def _joined(chunks: Iterator[AgentInput] | list[AgentInput]) -> AgentInput:

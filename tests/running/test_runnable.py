@@ -13,6 +13,7 @@ from langchain_core.tracers.base import BaseTracer
 from langchain_core.tracers.schemas import Run
 
 from custom_react import CustomReActAgent, RunFinished
+from custom_react.testing import Script
 
 STEPS = ("Thought: compute\nAction: calculator\nAction Input: 6 * 7", "Final Answer: 42")
 
@@ -188,3 +189,22 @@ def test_verbose_prints_the_transcript(script, tools, capsys):
 def test_stream_ends_with_the_result(script, tools):
     last = list(CustomReActAgent(script(*STEPS).model, tools).stream("q"))[-1]
     assert isinstance(last, RunFinished) and last.result.output == "42"
+
+
+@pytest.mark.parametrize("way", ["invoke", "stream"])
+def test_a_keyword_the_agent_does_not_use_is_warned_of_not_dropped_silently(way):
+    agent = CustomReActAgent(Script("Final Answer: 1").model, [])
+    with pytest.warns(UserWarning, match=r"ignores stream_mode: the agent takes `stream_tokens`"):
+        if way == "invoke":
+            agent.invoke("q", stream_mode="messages")
+        else:
+            list(agent.stream("q", stream_mode="messages"))
+
+
+def test_langchain_s_wrappers_pass_no_keyword_to_warn_of(recwarn):
+    agent = CustomReActAgent(
+        Script("Final Answer: 1", "Final Answer: 2", "Final Answer: 3").model, []
+    )
+    agent.with_retry().invoke("q")
+    agent.batch(["q", "q"])
+    assert not [w for w in recwarn if "ignores" in str(w.message)]
