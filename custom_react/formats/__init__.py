@@ -25,7 +25,7 @@ from langchain_core.tools import BaseTool
 from custom_react.answering import AnswerSchema
 from custom_react.environment import environment_option
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
-from custom_react.parsing.markers import MARKERS
+from custom_react.parsing.markers import MARKERS, answer_so_far
 from custom_react.prompt import TEXT_QUESTION, RenderTools, build_react_prompt, render_tools
 from custom_react.prompts import load_template, message
 from custom_react.scratchpad import TEXT_CUE, render_observation
@@ -63,6 +63,8 @@ class ReActFormat:
     "generate"`."""
     final_answer: str
     """How a step writes its Final Answer, `{json}` where the answer goes (for a schema)."""
+    answer_so_far: Callable[[str], str] = answer_so_far
+    """The Final Answer's text in a reply still being written (`stream_final_answer`)."""
 
     def nudge(self, language: str) -> str:
         """The last call for a Final Answer (`final_answer_nudge`), in `language`."""

@@ -116,6 +116,34 @@ def _log(step: dict[str, Any]) -> str:
     return json.dumps({k: v for k, v in step.items() if v not in ("", None)}, ensure_ascii=False)
 
 
+_ANSWER_OPENS = re.compile(
+    r'"(?:final[ _]?answer|answer)"\s*+:\s*+"'
+    r'|"action"\s*+:\s*+"final[ _]?answer"\s*+,\s*+"action[ _]?input"\s*+:\s*+"',
+    re.IGNORECASE,
+)
+_STRING_END = re.compile(r'(?<!\\)(?:\\\\)*+"')
+
+
+def json_answer_so_far(reply: str) -> str:
+    """The Final Answer's text in a JSON step still being written: its string, decoded so far.
+
+    `{"thought": "...", "final_answer": "Par` gives `Par`; a step whose action is a tool gives "".
+    An escape the model has not finished (`\\`, `\\u00`) waits for its next piece.
+    """
+    opened = _ANSWER_OPENS.search(reply)
+    if opened is None or re.search(r'"action"\s*+:\s*+"(?!final)', reply[: opened.start()], re.I):
+        return ""
+    rest = reply[opened.end() :]
+    end = _STRING_END.search(rest)
+    written = rest[: end.start()] if end else rest
+    for cut in range(len(written), max(len(written) - 6, -1), -1):  # an escape cut in two
+        try:
+            return str(json.loads(f'"{written[:cut]}"'))
+        except json.JSONDecodeError:
+            continue
+    return ""
+
+
 # -- The format, as the loop uses it (`custom_react.formats.get_format("json")`) ---------------
 def _json_observation(observation: str) -> str:
     return json.dumps({"observation": observation}, ensure_ascii=False)
@@ -133,4 +161,5 @@ FORMAT = ReActFormat(
     cue="",
     final_answer_nudge="json_nudge",
     final_answer='{"final_answer": {json}}',
+    answer_so_far=json_answer_so_far,
 )

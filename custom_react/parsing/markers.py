@@ -263,3 +263,19 @@ def reply_sections(text: str) -> list[tuple[str, str]]:
     return found + [
         (_LIVE_KINDS.get(section.kind, section.kind), section.text) for section in sections
     ]
+
+
+def answer_so_far(reply: str) -> str:
+    """The Final Answer's text in a reply so far ("" when the reply's step is an action).
+
+    A tag still arriving at its end (`</final_ans`) is held back until it is whole: it may end
+    the answer, not belong to it.
+    """
+    sections = reply_sections(reply)
+    answers = [text for kind, text in sections if kind == "final_answer"]
+    steps = [kind for kind, _ in sections if kind in ("action", "final_answer")]
+    answer = answers[0] if answers and steps[0] == "final_answer" else ""
+    return _TAG_ARRIVING.sub("", answer)
+
+
+_TAG_ARRIVING = re.compile(r"<[^<>\s]*+\Z")

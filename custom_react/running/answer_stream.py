@@ -5,28 +5,31 @@ stream_tokens=True)`) and yields the text after `Final Answer:` (`最终答案�
 spelling the parser reads) as it arrives, the marker found however the chunks split it; steps
 before the answer yield nothing. At the end it yields whatever the streamed text lacks of the
 run's output (an answer written without a marker, say), so the pieces always join to it.
-`afinal_answer_tokens` is the same over `astream`. What counts as the answer is
-`parsing.markers`' reading. An agent whose answers are checked (`response_format`,
+`afinal_answer_tokens` is the same over `astream`. What counts as the answer is the step format's
+reading of a reply so far (`ReActFormat.answer_so_far`: the text markers' and XML tags' by
+default, `parsing.markers.answer_so_far`; the JSON format's own). An agent whose answers are checked (`response_format`,
 `final_answer_checks`) may send an answer back: then nothing streams until an answer is accepted
 (its `FinalAnswerEvent`), so a rejected answer never reaches the stream (`live=False`).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
 from custom_react.events import ReplyToken, RunFinished
-from custom_react.parsing.markers import reply_sections
+from custom_react.parsing.markers import answer_so_far
 from custom_react.steps import FinalAnswerEvent
 
 
 class AnswerText:
     """The Final Answer of one run so far, fed event by event; `feed` returns the new text."""
 
-    def __init__(self, live: bool = True) -> None:
+    def __init__(self, live: bool = True, written: Callable[[str], str] = answer_so_far) -> None:
         self.live = live
         """Give out the answer as the reply is written (else only once it is accepted)."""
+        self.written = written
+        """The answer in a reply so far, as the step format writes it (text markers by default)."""
         self.reply = ""
         """The text of the reply being written."""
         self.answer = ""
@@ -36,19 +39,13 @@ class AnswerText:
         """The answer text `event` adds: a piece of the reply, or the run's remaining output."""
         if isinstance(event, ReplyToken):
             self.reply = "" if event.restart else self.reply + event.text
-            return self._extend(self._written_answer()) if self.live else ""
+            return self._extend(self.written(self.reply)) if self.live else ""
         self.reply = ""  # a step ended: the next reply starts afresh
         if isinstance(event, FinalAnswerEvent) and not self.live:
             return self._extend(event.output)  # the accepted answer, whole
         if isinstance(event, RunFinished) and event.result.stop_reason == "final_answer":
             return self._extend(event.result.output)
         return ""
-
-    def _written_answer(self) -> str:
-        sections = reply_sections(self.reply)
-        answers = [text for kind, text in sections if kind == "final_answer"]
-        steps = [kind for kind, _ in sections if kind in ("action", "final_answer")]
-        return answers[0] if answers and steps[0] == "final_answer" else ""
 
     def _extend(self, text: str) -> str:
         """What `text` adds to the answer given so far ("" when it does not continue it)."""
@@ -58,17 +55,21 @@ class AnswerText:
         return new
 
 
-def final_answer_tokens(events: Iterable[Any], live: bool = True) -> Iterator[str]:
+def final_answer_tokens(
+    events: Iterable[Any], live: bool = True, written: Callable[[str], str] = answer_so_far
+) -> Iterator[str]:
     """The Final Answer's text, piece by piece, from a run's events (see the module docstring)."""
-    answer = AnswerText(live)
+    answer = AnswerText(live, written)
     for event in events:
         if text := answer.feed(event):
             yield text
 
 
-async def afinal_answer_tokens(events: AsyncIterator[Any], live: bool = True) -> AsyncIterator[str]:
+async def afinal_answer_tokens(
+    events: AsyncIterator[Any], live: bool = True, written: Callable[[str], str] = answer_so_far
+) -> AsyncIterator[str]:
     """`final_answer_tokens` over an async stream of events."""
-    answer = AnswerText(live)
+    answer = AnswerText(live, written)
     async for event in events:
         if text := answer.feed(event):
             yield text

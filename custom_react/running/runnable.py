@@ -28,6 +28,7 @@ from langchain_core.tools import BaseTool
 
 from custom_react.console.printing import ConsolePrinter
 from custom_react.events import AgentEvent, ReplyToken
+from custom_react.parsing.markers import answer_so_far
 from custom_react.prompts import message
 from custom_react.running.answer_stream import afinal_answer_tokens, final_answer_tokens
 from custom_react.running.calls import adrive, drive, result_of
@@ -223,14 +224,16 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
     ) -> Iterator[str]:
         """Only the Final Answer's text, as the model writes it (`answer_stream`)."""
         live = getattr(self, "answers", None) is None  # checked answers stream once accepted
-        return final_answer_tokens(self.stream(input, config, stream_tokens=True), live)
+        written = getattr(getattr(self, "format", None), "answer_so_far", answer_so_far)
+        return final_answer_tokens(self.stream(input, config, stream_tokens=True), live, written)
 
     def astream_final_answer(
         self, input: AgentInput, config: RunnableConfig | None = None
     ) -> AsyncIterator[str]:
         """Async `stream_final_answer`."""
         live = getattr(self, "answers", None) is None
-        return afinal_answer_tokens(self.astream(input, config, stream_tokens=True), live)
+        written = getattr(getattr(self, "format", None), "answer_so_far", answer_so_far)
+        return afinal_answer_tokens(self.astream(input, config, stream_tokens=True), live, written)
 
 
 def warn_ignored(method: str, kwargs: dict[str, Any]) -> None:

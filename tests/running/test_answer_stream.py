@@ -119,3 +119,36 @@ def test_a_run_whose_answer_never_validates_streams_no_answer() -> None:
     bad = 'Final Answer: {"item": "rose"}'
     agent = checked_agent("en", bad, bad, bad, response_format=Price, max_answer_retries=2)
     assert list(agent.stream_final_answer("Price?")) == []
+
+
+ANSWERS_BY_FORMAT = {
+    "text": 'Thought: easy\nFinal Answer: He said "Paris", the capital.',
+    "xml": '<thought>easy</thought>\n<final_answer>He said "Paris", the capital.</final_answer>',
+    "json": '{"thought": "easy", "final_answer": "He said \\"Paris\\", the capital."}',
+}
+
+
+@pytest.mark.parametrize("step_format", list(ANSWERS_BY_FORMAT))
+def test_the_answer_streams_in_pieces_in_every_format(step_format: str) -> None:
+    model = Script(ANSWERS_BY_FORMAT[step_format], chunk_size=3)
+    agent = CustomReActAgent(model.model, [], format=step_format)
+    pieces = list(agent.stream_final_answer("Capital of France?"))
+    assert len(pieces) > 5  # as it is written, not whole at the end
+    assert "".join(pieces) == 'He said "Paris", the capital.'
+
+
+@pytest.mark.parametrize(
+    ("reply", "answer"),
+    [
+        ('{"thought": "x", "final_answer": "Par', "Par"),
+        ('{"final_answer": "He said \\"hi\\" and', 'He said "hi" and'),
+        ('{"final_answer": "caf\\u00e', "caf"),  # an escape cut in two waits for its next piece
+        ('{"action": "Final Answer", "action_input": "Paris is', "Paris is"),
+        ('{"action": "search", "action_input": "rose", "answer": "x"}', ""),  # a tool's step
+        ('{"thought": "still thinking', ""),
+    ],
+)
+def test_a_json_step_s_answer_so_far(reply: str, answer: str) -> None:
+    from custom_react.formats.json_format import json_answer_so_far
+
+    assert json_answer_so_far(reply) == answer
