@@ -30,6 +30,7 @@ raises, and LangGraph's interrupt, are not the tool's failure: they go up to the
 
 from __future__ import annotations
 
+import json
 from copy import deepcopy
 from dataclasses import replace
 from functools import partial
@@ -225,7 +226,17 @@ def act_on_decision(
     if tool is None or refused is not None:
         return call, refused or "", "unknown_tool" if tool is None else "denied"
     observation, status = yield from act(call, tool, toolbox, memory, config, approved=True)
+    if decision.kind == "edit":  # the model reads its own call: it is told what ran instead
+        edited = input_text(call.tool_input)
+        observation = message(
+            "approval_edited", language, tool=tool.name, input=edited, observation=observation
+        )
     return call, observation, status
+
+
+def input_text(tool_input: Any) -> str:
+    """An Action Input as the model would write it: text as it is, arguments as JSON."""
+    return tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False)
 
 
 def is_graph_signal(error: Exception) -> bool:
