@@ -19,7 +19,8 @@ at its first reply. `TextReActMiddleware` wraps every model call:
    error, as `CustomReActAgent` keeps a format error; both are marked `FORMAT_ERROR` in
    `response_metadata`. `after_model` then sends the graph back to the model, which reads the
    error as the next Observation and tries again (each try is one model call, counted by
-   `create_agent`'s limits). A Thought alone is no error: the model goes on from it (once), as in
+   `create_agent`'s limits), at most `max_consecutive_parse_failures` times in a row (then the
+run ends with a message saying why). A Thought alone is no error: the model goes on from it (once), as in
    `CustomReActAgent`. No name of the middleware's own reaches the model or the messages.
 
     from langchain.agents import create_agent
@@ -31,7 +32,6 @@ It needs the `legacy` extra (`langchain`).
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, cast, get_type_hints
 
@@ -40,12 +40,8 @@ from langchain_core.messages import (
     AIMessage,
     AnyMessage,
     BaseMessage,
-    HumanMessage,
     SystemMessage,
-    ToolMessage,
 )
-from langchain_core.messages.ai import add_usage
-from langchain_core.messages.tool import ToolCall
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
@@ -54,17 +50,24 @@ from custom_react.answering import AnswerInvalid, AnswerSchema
 from custom_react.argument_checks import argument_problem
 from custom_react.arguments import bind_arguments
 from custom_react.formats import FormatName, ReActFormat, get_format
+from custom_react.integrations.react_messages import (
+    failures_in_a_row,
+    format_error,
+    gone_on,
+    is_conversation,
+    is_format_error,
+    last_human,
+    step_exchanges,
+    stopped,
+    with_call,
+)
 from custom_react.parser import Action, ParseError, parse_step
-from custom_react.parsing.thinking import strip_think
-from custom_react.prompts import check_language
-from custom_react.running.model_call import continued, was_cut_off
+from custom_react.prompts import check_language, message
+from custom_react.running.model_call import was_cut_off
 from custom_react.running.options import check_types
-from custom_react.scratchpad import message_exchanges, render_transcript
-from custom_react.steps import REACT_LOG, Exchange
+from custom_react.scratchpad import render_transcript
+from custom_react.steps import REACT_LOG
 from custom_react.toolbox import resolve_call
-
-FORMAT_ERROR = "react_format_error"
-"""The `response_metadata` key marking a reply that broke the format, and the error after it."""
 
 
 class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
@@ -83,25 +86,42 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         format: FormatName = "text",
         language: str = "en",
         examples: str | bool | None = True,
+        max_consecutive_parse_failures: int = 3,
     ) -> None:
         """Choose the step format, the language and the few-shot example of the prompt.
+
+        `max_consecutive_parse_failures`: replies in a row that break the format before the run
+        ends (with a message saying so), as `CustomReActAgent`'s option of the same name.
 
         Raises:
             TypeError: An option of the wrong type, named.
             ValueError: An unknown format or language, naming the ones there are.
         """
         super().__init__()
-        options = {"format": format, "language": language, "examples": examples}
+        options: dict[str, Any] = {"format": format, "language": language, "examples": examples}
+        options["max_consecutive_parse_failures"] = max_consecutive_parse_failures
         check_types(options, get_type_hints(TextReActMiddleware.__init__))
+        if max_consecutive_parse_failures < 1:
+            raise ValueError("max_consecutive_parse_failures must be at least 1.")
         self.step_format: ReActFormat = get_format(format)
         self.language = check_language(language)
         self.examples = examples
+        self.max_failures = max_consecutive_parse_failures
 
     @hook_config(can_jump_to=["model"])
     def after_model(self, state: Any, runtime: Runtime[Any]) -> dict[str, Any] | None:
-        """After a reply that broke the format, back to the model: it reads the error next."""
+        """After a reply that broke the format, back to the model: it reads the error next.
+
+        After `max_consecutive_parse_failures` such replies in a row the run ends instead, its
+        last message saying why (no tool call: the graph ends there).
+        """
         messages = state["messages"]
-        return {"jump_to": "model"} if messages and is_format_error(messages[-1]) else None
+        if not messages or not is_format_error(messages[-1]):
+            return None
+        if failures_in_a_row(messages) < self.max_failures:
+            return {"jump_to": "model"}
+        why = message("stopped_parse_failures", self.language, limit=self.max_failures)
+        return {"messages": [stopped(why, "parse_failures")]}
 
     def wrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
@@ -219,14 +239,6 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         return ModelResponse(result=[answer], structured_response=structured)
 
 
-def gone_on(reply: BaseMessage, more: BaseMessage) -> AIMessage:
-    """A reply that stopped after its Thought and the model's going on: one step, usage summed."""
-    first = reply if isinstance(reply, AIMessage) else AIMessage(content=reply.text)
-    rest = more if isinstance(more, AIMessage) else AIMessage(content=more.text)
-    usage = add_usage(first.usage_metadata, rest.usage_metadata)
-    return continued(first.text, rest).model_copy(update={"usage_metadata": usage})
-
-
 def answer_schema(request: ModelRequest) -> AnswerSchema | None:
     """The schema of create_agent's `response_format` (a strategy's, or given raw), if any."""
     given = request.response_format
@@ -238,62 +250,3 @@ def answer_schema(request: ModelRequest) -> AnswerSchema | None:
 def request_tools(request: ModelRequest) -> list[BaseTool]:
     """The tools the model may call: the agent's (and other middleware's)."""
     return [t for t in request.tools if isinstance(t, BaseTool)]
-
-
-def format_error(reply: AIMessage, error: str) -> list[BaseMessage]:
-    """A reply that broke the format, as written (no tool call), and a user turn with the error."""
-    mark = {FORMAT_ERROR: True}
-    written = strip_think(reply.text).strip()
-    kept = reply.model_copy(
-        update={
-            "content": written,
-            "tool_calls": [],
-            "response_metadata": {**reply.response_metadata, **mark},
-        }
-    )
-    return [kept, HumanMessage(content=error, response_metadata=mark)]
-
-
-def is_format_error(message: BaseMessage) -> bool:
-    """A reply that broke the format, or the error sent back about it (`format_error`)."""
-    return bool(message.response_metadata.get(FORMAT_ERROR))
-
-
-def step_exchanges(messages: Sequence[BaseMessage]) -> list[Exchange]:
-    """The steps as (reply, observation) pairs, a format error as its reply's observation.
-
-    `scratchpad.message_exchanges` reads tool results; a format error is a user turn, so it is
-    read here as the result of the reply before it.
-    """
-    as_results = [
-        ToolMessage(content=m.text, tool_call_id="")
-        if isinstance(m, HumanMessage) and is_format_error(m)
-        else m
-        for m in messages
-    ]
-    return message_exchanges(as_results)
-
-
-def is_conversation(message: BaseMessage) -> bool:
-    """A turn of an earlier exchange: a question, or an answer (not a step, nor a format error)."""
-    if is_format_error(message):
-        return False
-    return isinstance(message, HumanMessage) or (
-        isinstance(message, AIMessage) and not message.tool_calls
-    )
-
-
-def last_human(messages: Sequence[BaseMessage]) -> int | None:
-    """Index of the last human turn (the question being answered), if any."""
-    found = [
-        i
-        for i, message in enumerate(messages)
-        if isinstance(message, HumanMessage) and not is_format_error(message)
-    ]
-    return found[-1] if found else None
-
-
-def with_call(message: AIMessage, content: str, name: str, args: dict[str, Any]) -> AIMessage:
-    """`message` as one tool call (a fresh id) with `content` as its text."""
-    call = ToolCall(name=name, args=args, id=f"call_{uuid.uuid4().hex[:12]}", type="tool_call")
-    return message.model_copy(update={"content": content, "tool_calls": [call]})

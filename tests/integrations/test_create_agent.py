@@ -14,7 +14,8 @@ from langchain_core.tools import BaseTool
 from pydantic import BaseModel
 
 from custom_react.compare.runners import create_agent_outcome
-from custom_react.integrations.create_agent import TextReActMiddleware, is_format_error
+from custom_react.integrations.create_agent import TextReActMiddleware
+from custom_react.integrations.react_messages import is_format_error
 from custom_react.prompt import bundled_examples
 from custom_react.prompts import message
 from custom_react.steps import PARSE_ERROR_TOOL
@@ -426,3 +427,26 @@ def test_a_thought_alone_twice_is_one_format_error_in_the_middleware(
     failed, error = messages[1], messages[2]
     assert failed.text == "Thought: hmm\nThought: still hmm" and is_format_error(error)
     assert messages[-1].text == "391"
+
+
+@pytest.mark.parametrize(("cap", "language"), [(3, "en"), (2, "zh")])
+def test_replies_that_keep_breaking_the_format_end_the_run_at_the_cap(
+    script: Callable[..., Script], tools: list[BaseTool], cap: int, language: str
+) -> None:
+    model = script(*["Action: None"] * cap)
+    middleware = TextReActMiddleware(language=language, max_consecutive_parse_failures=cap)
+    agent = create_agent(model.model, tools, middleware=[middleware])
+    messages = run(agent)
+    assert len(model.prompts) == cap  # no call after the cap (the script has no more replies)
+    outcome = create_agent_outcome(messages)
+    assert (outcome.output, outcome.stop_reason, outcome.iterations) == ("", "parse_failures", cap)
+    assert f"max_consecutive_parse_failures={cap}" in messages[-1].text
+
+
+def test_a_step_that_runs_resets_the_middleware_s_count(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    broken, step = "Action: None", "Action: search\nAction Input: rose"
+    model = script(broken, broken, step, broken, broken, "Final Answer: 1.2 yuan")
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
+    assert run(agent)[-1].text == "1.2 yuan"

@@ -101,7 +101,7 @@ def test_edit_runs_the_call_with_the_new_input(script):
 def test_after_an_edit_the_model_reads_what_ran_instead_of_its_call(script):
     ran: list[str] = []
     _, state = pause(script, ran)
-    events, model = resume(script, ran, state, {"edit": "ls -1"}, "Final Answer: two files")
+    _, model = resume(script, ran, state, {"edit": "ls -1"}, "Final Answer: two files")
     read = model.prompts[0][-1].content
     assert "Action Input: ls\n" in read  # its own call, as it wrote it
     assert "run_command ran with ls -1 instead. Do not run your first version again." in read

@@ -19,6 +19,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
 from custom_react.compare.runners.outcome import Runner, RunOutcome, with_tool_errors_handled
+from custom_react.integrations.react_messages import STOPPED
 from custom_react.parsing.markers import MARKERS
 from custom_react.scratchpad import message_exchanges, render_observation, transcript_entries
 
@@ -70,11 +71,15 @@ def create_agent_outcome(
     """Read the message list a `create_agent` run ends with into a `RunOutcome`.
 
     Every model reply is one iteration; the run answered when the last reply calls no tool. The
-    model-call limit's closing message is not a reply: a run that ends with it hit the limit.
+    model-call limit's closing message is not a reply: a run that ends with it hit the limit; nor
+    is `TextReActMiddleware`'s after too many format errors in a row (`react_messages.STOPPED`).
     `transcript` writes the messages as lines (default: `transcript_lines`).
     """
     write = transcript or transcript_lines
     replies = [message for message in messages if isinstance(message, AIMessage)]
+    if replies and replies[-1].response_metadata.get(STOPPED):  # the middleware's own limit
+        reason = replies.pop().response_metadata[STOPPED]
+        return RunOutcome("", len(replies), reason, transcript=write(messages[:-1]))
     if replies and replies[-1].text.startswith(LIMIT_REACHED) and not replies[-1].tool_calls:
         replies.pop()
         return RunOutcome("", len(replies), "max_iterations", transcript=write(messages[:-1]))

@@ -30,7 +30,8 @@ def text_react_runner(
     from langchain.agents import create_agent
     from langchain.agents.middleware import AgentMiddleware, ModelCallLimitMiddleware
 
-    from custom_react.integrations.create_agent import TextReActMiddleware, is_format_error
+    from custom_react.integrations.create_agent import TextReActMiddleware
+    from custom_react.integrations.react_messages import is_format_error
 
     def graph_for(language: str) -> Any:
         middleware: list[AgentMiddleware[Any, Any, Any]] = [
@@ -57,7 +58,7 @@ def text_react_runner(
 
 def react_lines(messages: Sequence[BaseMessage]) -> list[str]:
     """The run as the model wrote it: each ReAct step, then its Observation (`scratchpad.py`)."""
-    from custom_react.integrations.create_agent import step_exchanges
+    from custom_react.integrations.react_messages import step_exchanges
 
     exchanges = step_exchanges(messages)
     return transcript_entries(exchanges, render_observation, "")
