@@ -42,8 +42,16 @@ from custom_react.cli.options import (
     System,
     WorkspaceOption,
 )
-from custom_react.cli.support import answer, check_save_suffixes, finish, load_tools, open_model
+from custom_react.cli.support import (
+    answer,
+    ask_approval,
+    check_save_suffixes,
+    finish,
+    load_tools,
+    open_model,
+)
 from custom_react.pausing.checkpoints import CheckpointError, SQLiteStore
+from custom_react.pausing.store import RunStore
 from custom_react.running.inputs import read_input
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
@@ -82,7 +90,8 @@ def ask(
     check_save_suffixes(save or [])
     tools = load_tools(mcp_server or [], workspace)
     with open_model(model, base_url) as (llm, _):
-        agent = _agent(llm, tools, lang, max_iterations, checkpoint, system)
+        store = SQLiteStore(checkpoint) if checkpoint else None
+        agent = _agent(llm, tools, lang, max_iterations, store, system, waits=store is not None)
         events = answer(
             agent,
             question,
@@ -102,12 +111,15 @@ def _agent(
     tools: list[BaseTool],
     lang: str,
     max_iterations: int,
-    checkpoint: Path | None,
+    store: RunStore | None,
     system: str = "",
+    *,
+    waits: bool = False,
 ) -> CustomReActAgent:
-    """The CLI's agent; with a checkpoint file, every step is stored and approvals wait.
+    """The CLI's agent; with a store every step is kept, and with `waits` approvals wait in it.
 
-    Its answers are checked (`grounded_numbers`): a number computed in the model's head goes back.
+    Otherwise a tool that needs approval asks at the prompt (`ask_approval`). Its answers are
+    checked (`grounded_numbers`): a number computed in the model's head goes back.
     """
     return CustomReActAgent(
         llm,
@@ -117,8 +129,9 @@ def _agent(
         examples=True,
         final_answer_checks=[grounded_numbers],
         system_prompt=system,
-        checkpoint=SQLiteStore(checkpoint) if checkpoint else None,
-        approval="interrupt" if checkpoint else "callback",
+        checkpoint=store,
+        approval="interrupt" if waits else "callback",
+        approve=None if waits else ask_approval,
     )
 
 
@@ -139,22 +152,13 @@ def chat(
     system: System = "",
 ) -> None:
     """Talk with the agent: each question sees the thread's earlier questions and answers."""
-    from custom_react.cli.chat import ask_approval, converse
+    from custom_react.cli.chat import converse
     from custom_react.pausing.store import MemoryStore
 
     tools = load_tools(mcp_server or [], workspace)
     store = SQLiteStore(checkpoint) if checkpoint else MemoryStore()
     with open_model(model, base_url) as (llm, _):
-        agent = CustomReActAgent(
-            llm,
-            tools,
-            max_iterations=max_iterations,
-            language=lang,
-            examples=True,
-            system_prompt=system,
-            checkpoint=store,
-            approve=ask_approval,
-        )
+        agent = _agent(llm, tools, lang, max_iterations, store, system)  # approvals ask here
         converse(agent, thread, lang=lang, quiet=quiet, stream_tokens=not no_stream)
 
 
@@ -205,10 +209,10 @@ def resume(
         decisions.append({"edit": edit})
     if len(decisions) > 1:
         raise typer.BadParameter("give one of --approve, --reject and --edit")
-    _open_store(checkpoint, run_id)  # before the model starts: is the run there?
+    store = _open_store(checkpoint, run_id)  # before the model starts: is the run there?
     tools = load_tools(mcp_server or [], workspace)
     with open_model(model, base_url) as (llm, _):
-        agent = _agent(llm, tools, lang, max_iterations, checkpoint, system)
+        agent = _agent(llm, tools, lang, max_iterations, store, system, waits=True)
         agent_input = {"resume": run_id, "decision": decisions[0] if decisions else None}
         try:
             events = answer(agent, agent_input, lang=lang, quiet=quiet, stream_tokens=not no_stream)

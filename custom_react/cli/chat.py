@@ -18,7 +18,6 @@ import typer
 from custom_react.agent import CustomReActAgent
 from custom_react.cli.support import answer
 from custom_react.console.labels import REACT, SEPARATOR
-from custom_react.console.printing import input_text
 from custom_react.events import RunFinished
 
 ENDS = frozenset({"", "exit", "quit", "退出"})
@@ -53,8 +52,3 @@ def converse(
         if quiet and isinstance(last, RunFinished):
             typer.echo(last.result.output)
         answered += isinstance(last, RunFinished) and last.result.stop_reason == "final_answer"
-
-
-def ask_approval(name: str, args: dict[str, Any]) -> bool:
-    """Ask at the prompt before a tool that needs approval runs (the default is no)."""
-    return typer.confirm(f"Run {name}({input_text(args)})?", default=False, err=True)

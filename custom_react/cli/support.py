@@ -173,3 +173,11 @@ def model_errors() -> Iterator[None]:
 def _interrupt(signum: int, frame: FrameType | None) -> None:
     """Turn SIGTERM into ``KeyboardInterrupt``, so the same clean-up runs."""
     raise KeyboardInterrupt
+
+
+def ask_approval(name: str, args: dict[str, Any]) -> bool:
+    """Ask at the prompt before a tool that needs approval runs (the default, and no input: no)."""
+    try:
+        return typer.confirm(f"Run {name}({input_text(args)})?", default=False, err=True)
+    except typer.Abort:  # stdin closed (a pipe, Ctrl-D): nobody said yes
+        return False

@@ -177,3 +177,36 @@ def test_ui_on_a_taken_port_is_exit_code_2_with_what_to_do():
         port = taken.getsockname()[1]
         result = runner.invoke(app, ["ui", "--scripted", "--port", str(port)])
     assert result.exit_code == 2 and "give another --port" in result.output
+
+
+def test_chat_sends_back_an_answer_whose_number_no_tool_gave(monkeypatch):
+    """`chat` checks answers as `ask` does (`grounded_numbers`)."""
+    from tests.scripted_server import ScriptedServer
+
+    replies = [
+        "Final Answer: 15.75",
+        "Thought: compute it\nAction: calculator\nAction Input: 15 + 5%",
+        "Final Answer: 15.75",
+    ]
+    with ScriptedServer(replies) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        result = CliRunner().invoke(app, ["chat", "--quiet", "--no-stream"], input="15 plus 5%?\n")
+        assert result.exit_code == 0, result.output
+    assert len(server.requests) == 3 and "15.75" in result.output
+
+
+@pytest.mark.parametrize(("typed", "ran"), [("y\n", True), ("n\n", False), ("", False)])
+def test_ask_with_a_workspace_asks_before_a_command_runs(monkeypatch, tmp_path, typed, ran):
+    from tests.scripted_server import ScriptedServer
+
+    replies = [
+        "Action: run_terminal_command\nAction Input: touch made.txt",
+        "Final Answer: done",
+    ]
+    with ScriptedServer(replies) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        args = ["ask", "Make a file.", "--workspace", str(tmp_path), "--quiet", "--no-stream"]
+        result = CliRunner().invoke(app, args, input=typed)
+        assert result.exit_code == 0, result.output
+    assert (tmp_path / "made.txt").exists() is ran
+    assert "Run run_terminal_command" in result.output
