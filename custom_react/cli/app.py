@@ -261,7 +261,7 @@ def ui(
         return
     tools = load_tools([], workspace)
     with open_model(model, base_url) as (llm, described):
-        session = Session(model_answers(llm), tools, lang, max_iterations)
+        session = Session(model_answers(llm), tools, lang, max_iterations, model=llm)
         serve(make_app(session, model=described), server)
 
 

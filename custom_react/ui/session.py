@@ -28,6 +28,7 @@ from pydantic import ConfigDict
 
 from custom_react.agent import CustomReActAgent
 from custom_react.running.prompt_log import ModelCall
+from custom_react.running.tokens import prompt_budget
 from custom_react.ui.items import call_item, event_item
 
 Live = Callable[[list[BaseMessage], list[str] | None, int], AIMessage]
@@ -84,10 +85,18 @@ class SteppingModel(BaseChatModel):
     """The `Session` that answers."""
     run: Any
     """The `Run` the calls belong to (a cancelled run's thread must not touch the next one)."""
+    counter: Any = None
+    """The model the live answers come from, if any: it counts the prompt's tokens."""
 
     @property
     def _llm_type(self) -> str:
         return "custom-react-ui"
+
+    def get_num_tokens_from_messages(self, messages: list[BaseMessage], tools: Any = None) -> int:
+        """The live model's count of `messages` (an estimate when there is none)."""
+        if self.counter is None:
+            return super().get_num_tokens_from_messages(messages, tools)
+        return int(self.counter.get_num_tokens_from_messages(messages))
 
     def _generate(
         self,
@@ -124,9 +133,15 @@ class Session:
         tools: Sequence[BaseTool],
         language: str = "en",
         max_iterations: int = 8,
+        model: BaseChatModel | None = None,
     ) -> None:
-        """A session answering calls with `live` (the model, or the scripted replies)."""
+        """A session answering calls with `live` (the model, or the scripted replies).
+
+        `model`: the model `live` calls, if any: its context window bounds each prompt, which is
+        shortened to fit as an agent on that model shortens it (`running/token_budget.py`).
+        """
         self.live = live
+        self.model = model
         self.tools = list(tools)
         self.language = language
         self.max_iterations = max_iterations
@@ -171,11 +186,12 @@ class Session:
 
     def _work(self, run: Run) -> None:
         agent = CustomReActAgent(
-            SteppingModel(session=self, run=run),
+            SteppingModel(session=self, run=run, counter=self.model),
             self.tools,
             language=self.language,
             examples=True,
             max_iterations=self.max_iterations,
+            max_prompt_tokens=None if self.model is None else prompt_budget(self.model),
             approve=lambda name, args: self.approve(run, name, args),
         )
         try:

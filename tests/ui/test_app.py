@@ -227,3 +227,29 @@ def test_a_run_ended_by_a_new_question_asks_the_model_nothing_more(tmp_path):
         time.sleep(0.3)  # the first run's thread had its chance to go on
         assert asked == [1, 2, 3]
         session.run.pause.cancel()
+
+
+@pytest.mark.parametrize(("given", "ended"), [(True, "final_answer"), (False, "model_error")])
+def test_a_session_on_a_model_shortens_prompts_to_its_context_window(given, ended) -> None:
+    from langchain_core.tools import tool
+
+    from custom_react.testing import Script
+    from custom_react.ui.app import model_answers
+    from custom_react.ui.session import Session
+
+    @tool
+    def fetch(page: int) -> str:
+        """Fetch a long page."""
+        return f"page {page}: " + "lorem ipsum " * 300
+
+    replies = [f"Action: fetch\nAction Input: {page}" for page in range(1, 5)]
+    model = Script(*replies, "Final Answer: read them", context_window=1500).model
+    model.metadata = {"context_window": 1756}
+    session = Session(model_answers(model), [fetch], model=model if given else None)
+    session.start("Read pages 1-4.")
+    deadline = time.monotonic() + 20
+    while not any(item["type"] == "result" for item in session.since(0)):
+        assert time.monotonic() < deadline, session.since(0)
+        time.sleep(0.02)
+    (result,) = [item for item in session.since(0) if item["type"] == "result"]
+    assert result["stop_reason"] == ended  # not told the model: the prompt overflowed
