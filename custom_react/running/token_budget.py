@@ -76,7 +76,8 @@ class PromptBudget:
 
         The oldest turns of the history (a thread's earlier questions and answers) are left out
         first, a question with its answer: what this run found outranks an old conversation.
-        Then older observations are shortened (`fit_steps`).
+        Then older observations are shortened (`fit_steps`), and the room that frees is given
+        back to the newest turns that fit (the question may need them: "where I live").
         """
         kept, total = fit_history(steps, history, build, self.limit, self.count)
         if self.count.use_model != self.counted_by_model:  # the model's counter failed
@@ -92,6 +93,8 @@ class PromptBudget:
             costs=self.costs,
             total=total,
         )
+        if shown != list(steps) and len(kept) < len(history):  # shortened: room for newer turns?
+            kept, _ = fit_history(shown, history, build, self.limit, self.count)
         return shown, kept
 
 

@@ -201,3 +201,30 @@ def test_a_cut_reply_counts_when_its_step_ended_before_the_cut(script, step_form
     assert ran == [{"page": "1"}]  # page 1's step was whole; page 3's ran to the cut
     failures = [e.error for e in events if isinstance(e, ParseFailure)]
     assert failures == [message("cut_off")] and events[-1].result.output == "done"
+
+
+def test_room_freed_by_shortening_observations_goes_back_to_the_newest_turns():
+    from custom_react.pausing.store import MemoryStore
+
+    store, thread = MemoryStore(), {"configurable": {"thread_id": "t"}}
+    said = [("My name is Li.", "Hello, Li."), ("I live in Kunming.", "Noted."), ("Roses?", "Yes.")]
+    for question, answer in said:
+        CustomReActAgent(Script(f"Final Answer: {answer}").model, [], checkpoint=store).invoke(
+            question, thread
+        )
+
+    @tool
+    def search(query: str) -> str:
+        """Search."""
+        return "result " + "x " * 400
+
+    model = Script(
+        "Action: search\nAction Input: rose price",
+        "Action: search\nAction Input: rose price Kunming",
+        "Final Answer: ok",
+    )
+    agent = CustomReActAgent(model.model, [search], checkpoint=store, max_prompt_tokens=600)
+    agent.invoke("What do roses cost where I live?", thread)
+    last = model.prompts[-1]
+    assert count_tokens(last) <= 600
+    assert "I live in Kunming." in [m.text for m in last]  # the newest turns came back
