@@ -87,6 +87,7 @@ class PlanAndExecuteAgent(StepRunnable):
     """
 
     printer_type = PlanConsolePrinter
+    announces_steps = False  # its executor's runs tell their own steps
 
     def __init__(
         self,

@@ -23,6 +23,10 @@ from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from functools import partial
 from typing import Any, ClassVar, cast
 
+from langchain_core.callbacks.manager import (
+    AsyncCallbackManagerForChainRun,
+    CallbackManagerForChainRun,
+)
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
 
@@ -35,7 +39,7 @@ from custom_react.running.calls import adrive, drive, result_of
 from custom_react.running.context import with_context
 from custom_react.running.inputs import AgentInput
 from custom_react.running.sub_agents import agent_tool
-from custom_react.running.traced import atraced, traced
+from custom_react.running.traced import aannounced, announced, atraced, traced
 
 # LangChain types these as producing `Output` chunks; ours produce events.
 _Transformer = Callable[..., Any]
@@ -47,6 +51,9 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
     printer: Callable[[Any], None] | None = None
     printer_type: ClassVar[type[ConsolePrinter]] = ConsolePrinter
     """What `watch` plugs in: the plain ReAct transcript, or a subclass's own."""
+    announces_steps: ClassVar[bool] = True
+    """Tell callback handlers each Action and Final Answer (`on_agent_action`, `on_agent_finish`),
+    as `AgentExecutor` does; an agent whose steps are other runs' (Plan-and-Execute) does not."""
 
     def watch(self, verbose: bool, language: str = "en", stream_tokens: bool = True) -> None:
         """Print every event to the console from now on when `verbose`, for every way of running.
@@ -117,8 +124,14 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
             cast(_Transformer, self._drain), input, config, run_type="chain"
         )
 
-    def _drain(self, agent_input: AgentInput, config: RunnableConfig) -> dict[str, Any]:
-        *_, last = self._events(agent_input, config)  # run to the end, keep the last event
+    def _drain(
+        self,
+        agent_input: AgentInput,
+        config: RunnableConfig,
+        run_manager: CallbackManagerForChainRun | None = None,
+    ) -> dict[str, Any]:
+        told = run_manager if self.announces_steps else None  # as `AgentExecutor` tells handlers
+        *_, last = announced(told, self._events(agent_input, config))  # run to the end
         return result_of(last)
 
     async def ainvoke(
@@ -136,9 +149,15 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
             cast(_Transformer, self._adrain), input, config, run_type="chain"
         )
 
-    async def _adrain(self, agent_input: AgentInput, config: RunnableConfig) -> dict[str, Any]:
+    async def _adrain(
+        self,
+        agent_input: AgentInput,
+        config: RunnableConfig,
+        run_manager: AsyncCallbackManagerForChainRun | None = None,
+    ) -> dict[str, Any]:
         last: Any = None
-        async for event in self._aevents(agent_input, config):
+        told = run_manager if self.announces_steps else None
+        async for event in aannounced(told, self._aevents(agent_input, config)):
             last = event  # run to the end, keep the last event
         return result_of(last)
 
@@ -159,7 +178,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         warn_ignored("stream", kwargs)
         events = partial(self._events, tokens=stream_tokens)
         config = with_context(config, context, getattr(self, "language", None))
-        yield from traced(self, input, config, events)  # its trace ends with the result dict
+        yield from traced(self, input, config, events, self.announces_steps)  # ends with the dict
 
     async def astream(  # type: ignore[override]
         self,
@@ -174,7 +193,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         warn_ignored("astream", kwargs)
         events = partial(self._aevents, tokens=stream_tokens)
         config = with_context(config, context, getattr(self, "language", None))
-        async for event in atraced(self, input, config, events):
+        async for event in atraced(self, input, config, events, self.announces_steps):
             yield event
 
     def transform(

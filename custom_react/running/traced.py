@@ -7,7 +7,8 @@ a callback's `on_chain_end`, `astream_events`' last event) would show a dataclas
 the run as that helper does (its name, its `run_id`, the child callbacks in the config the loop
 gets, that config in context for whatever runs inside, each event shown to a streaming tracer)
 and end it with the result dict of the last event (`calls.result_of`). A stream closed before its end
-ends the run with an empty dict: there is no result yet.
+ends the run with an empty dict: there is no result yet. `announced` tells the run's handlers each
+Action and Final Answer, as `AgentExecutor` does (`on_agent_action`, `on_agent_finish`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
+from langchain_core.agents import AgentAction, AgentFinish
 from langchain_core.callbacks.manager import (
     AsyncCallbackManagerForChainRun,
     CallbackManagerForChainRun,
@@ -29,7 +31,9 @@ from langchain_core.runnables.config import (
 )
 from langchain_core.runnables.utils import coro_with_context
 
+from custom_react.events import ActionEvent
 from custom_react.running.calls import result_of
+from custom_react.steps import FinalAnswerEvent
 
 END = object()
 """What `next` returns once the events are over."""
@@ -47,9 +51,16 @@ def run_names(runnable: Runnable[Any, Any], config: RunnableConfig) -> dict[str,
 
 
 def traced(
-    runnable: Runnable[Any, Any], agent_input: Any, config: RunnableConfig | None, events: Events
+    runnable: Runnable[Any, Any],
+    agent_input: Any,
+    config: RunnableConfig | None,
+    events: Events,
+    announce: bool = False,
 ) -> Iterator[Any]:
-    """Yield `events(agent_input, child_config)` inside one chain run named after `runnable`."""
+    """Yield `events(agent_input, child_config)` inside one chain run named after `runnable`.
+
+    With `announce`, each Action and Final Answer is told to the run's handlers (`announced`).
+    """
     config = ensure_config(config)
     manager = get_callback_manager_for_config(config)
     run = manager.on_chain_start(None, agent_input, **run_names(runnable, config))
@@ -57,7 +68,8 @@ def traced(
     last: Any = None
     try:
         with set_config_context(child) as context:
-            iterator = tapped(run, events(agent_input, child))
+            made = events(agent_input, child)
+            iterator = tapped(run, announced(run, made) if announce else made)
             while (event := context.run(next, iterator, END)) is not END:
                 yield event
                 last = event
@@ -75,6 +87,7 @@ async def atraced(
     agent_input: Any,
     config: RunnableConfig | None,
     events: AsyncEvents,
+    announce: bool = False,
 ) -> AsyncIterator[Any]:
     """`traced` for async events, each awaited in the run's context."""
     config = ensure_config(config)
@@ -84,7 +97,8 @@ async def atraced(
     last: Any = None
     try:
         with set_config_context(child) as context:
-            iterator = atapped(run, events(agent_input, child))
+            made = events(agent_input, child)
+            iterator = atapped(run, aannounced(run, made) if announce else made)
             while (event := await coro_with_context(anext(iterator, END), context)) is not END:
                 yield event
                 last = event
@@ -111,3 +125,41 @@ def atapped(run: AsyncCallbackManagerForChainRun, events: AsyncIterator[Any]) ->
         if hasattr(handler, "tap_output_aiter"):
             return handler.tap_output_aiter(run.run_id, events)  # type: ignore[no-any-return]
     return events
+
+
+def announced(run: CallbackManagerForChainRun | None, events: Iterator[Any]) -> Iterator[Any]:
+    """`events`, each Action and Final Answer also told to the run's callback handlers.
+
+    As `AgentExecutor` tells them (`on_agent_action`, `on_agent_finish`), so a handler written
+    for it (a logger, a console or Streamlit printer) keeps working. A sub-agent's steps are told
+    by its own run.
+    """
+    for event in events:
+        if run is not None and (told := as_agent_step(event)) is not None:
+            if isinstance(told, AgentAction):
+                run.on_agent_action(told)
+            else:
+                run.on_agent_finish(told)
+        yield event
+
+
+async def aannounced(
+    run: AsyncCallbackManagerForChainRun | None, events: AsyncIterator[Any]
+) -> AsyncIterator[Any]:
+    """`announced` for async events and handlers."""
+    async for event in events:
+        if run is not None and (told := as_agent_step(event)) is not None:
+            if isinstance(told, AgentAction):
+                await run.on_agent_action(told)
+            else:
+                await run.on_agent_finish(told)
+        yield event
+
+
+def as_agent_step(event: Any) -> AgentAction | AgentFinish | None:
+    """An Action as `AgentAction`, a Final Answer as `AgentFinish` (None for other events)."""
+    if isinstance(event, ActionEvent):
+        return AgentAction(event.step.tool, event.step.tool_input, event.step.log)
+    if isinstance(event, FinalAnswerEvent):
+        return AgentFinish({"output": event.output}, event.log)
+    return None

@@ -7,6 +7,7 @@ from operator import itemgetter
 from typing import Any
 
 import pytest
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.runnables import RunnableLambda
 from langchain_core.tracers.base import BaseTracer
@@ -208,3 +209,38 @@ def test_langchain_s_wrappers_pass_no_keyword_to_warn_of(recwarn):
     agent.with_retry().invoke("q")
     agent.batch(["q", "q"])
     assert not [w for w in recwarn if "ignores" in str(w.message)]
+
+
+class StepHandler(BaseCallbackHandler):
+    """Keeps what `AgentExecutor`'s handlers are told: each action and the finish."""
+
+    def __init__(self) -> None:
+        self.told: list[tuple[str, Any]] = []
+
+    def on_agent_action(self, action: Any, **kwargs: Any) -> None:
+        self.told.append(("action", (action.tool, action.tool_input)))
+
+    def on_agent_finish(self, finish: Any, **kwargs: Any) -> None:
+        self.told.append(("finish", finish.return_values["output"]))
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream", "astream"])
+def test_handlers_are_told_each_action_and_the_finish_as_agent_executor_tells_them(way, tools):
+    handler = StepHandler()
+    replies = ("Action: calculator\nAction Input: 17 * 23", "Final Answer: 391")
+    agent = CustomReActAgent(Script(*replies).model, tools)
+    config = {"callbacks": [handler]}
+    if way == "invoke":
+        agent.invoke("17 * 23?", config)
+    elif way == "ainvoke":
+        asyncio.run(agent.ainvoke("17 * 23?", config))
+    elif way == "stream":
+        list(agent.stream("17 * 23?", config))
+    else:
+
+        async def drain() -> None:
+            async for _ in agent.astream("17 * 23?", config):
+                pass
+
+        asyncio.run(drain())
+    assert handler.told == [("action", ("calculator", "17 * 23")), ("finish", "391")]
