@@ -173,8 +173,10 @@ def run_tool(
         if is_graph_signal(error) or raised_by_a_callback(error):
             raise  # LangGraph's interrupt inside a tool, or a handler stopping the run, goes up
         return tool_failed(tool, error, language), "error"
-    failed = getattr(result, "status", "success") == "error"  # handle_tool_error's message
-    return observation_text(result, language), "error" if failed else "ok"
+    text = observation_text(result, language)
+    if getattr(result, "status", "success") == "error":  # handle_tool_error's message
+        return message("tool_failed", language, tool=tool.name, error=text), "error"
+    return text, "ok"
 
 
 def tool_call(
@@ -249,10 +251,13 @@ def is_graph_signal(error: Exception) -> bool:
 
 
 def tool_failed(tool: BaseTool, error: Exception, language: str = "en") -> str:
-    """The observation for a tool that raised: its name and the error, for the model to act on."""
-    return message(
-        "tool_failed", language, tool=tool.name, error=f"{type(error).__name__}: {error}"
-    )
+    """The observation for a tool that raised: its name and the error, for the model to act on.
+
+    The error's kind is its first public class (`ToolException`, not a library's private
+    `_MCPToolExecutionError`).
+    """
+    kind = next(k.__name__ for k in type(error).__mro__ if not k.__name__.startswith("_"))
+    return message("tool_failed", language, tool=tool.name, error=f"{kind}: {error}")
 
 
 def unknown_tool_message(name: str, tools: list[BaseTool], language: str = "en") -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from langchain_core.tools import tool
+from langchain_core.tools import StructuredTool, ToolException, tool
 
 from custom_react.acting import run_tool as run_tool_steps
 from custom_react.arguments import tool_arguments
@@ -179,6 +179,16 @@ def test_missing_argument_is_an_error_observation_not_a_crash():
     observation, status = run_tool(write_file, {"path": "a.txt"}, {}, None)
     assert status == "error" and observation.startswith("Error: write_file failed: ValidationError")
     assert "content" in observation
+
+
+def test_an_error_a_tool_handled_itself_still_reads_as_its_failure():
+    def flaky(x: str) -> str:
+        """Fails."""
+        raise ToolException("the service is down")
+
+    handled = StructuredTool.from_function(flaky, handle_tool_error=True)
+    observation, status = run_tool(handled, {"x": "a"}, {}, None)
+    assert (observation, status) == ("Error: flaky failed: the service is down", "error")
 
 
 def test_run_tool_returns_the_result_as_text():

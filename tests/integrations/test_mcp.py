@@ -133,6 +133,7 @@ def test_an_mcp_tool_error_is_an_error_observation(script, studio):
     (_, status, observation) = events[1]
     assert status == "error" and observation.startswith("Error: render_status failed")
     assert "There is no render task 'render-9'" in observation
+    assert "ToolException: " in observation and "_MCP" not in observation  # no private name
     assert events[-1] == ("result", "final_answer", 2)  # the run went on
 
 
