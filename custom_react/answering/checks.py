@@ -11,14 +11,16 @@ any Observation: on small models the usual wrong answer is a well-formed one wit
 number (a sum never computed, a price never looked up). Numbers are compared by value (`1,240`
 and `1240.0` are one number) and read where Chinese writes them, against the characters
 (`每枝3.10元`), never inside an ASCII word (`v2`, `abc123`). A percentage the model was shown
-also grounds its fraction: `5%` in the question lets the answer write `0.05`.
+also grounds its fraction: `5%` in the question lets the answer write `0.05`; a number shown
+with more places grounds itself rounded (`22.22` for a tool's `22.22222222`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from decimal import Decimal, InvalidOperation
+from contextlib import suppress
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from custom_react.prompts import load_messages
 from custom_react.steps import Step, ToolStep
@@ -61,7 +63,7 @@ def grounded_numbers(answer: str, steps: RunSteps) -> str | None:
     """Reject an answer with a number that neither the question nor any Observation holds."""
     shown = [steps.question] + [s.observation for s in steps if isinstance(s, ToolStep)]
     seen = {value for text in shown for value in numbers_in(text) | fractions_in(text)}
-    made_up = [written for written in _NUMBER.findall(answer) if _value(written) not in seen]
+    made_up = [written for written in _NUMBER.findall(answer) if not _grounded(written, seen)]
     if not made_up:
         return None
     listed = ", ".join(dict.fromkeys(made_up))
@@ -77,6 +79,29 @@ def fractions_in(text: str) -> set[Decimal]:
     """The fractions of the percentages written in `text`: 0.05 for `5%`."""
     values = (_value(written) for written in _PERCENT.findall(text))
     return {(value / 100).normalize() for value in values if value is not None}
+
+
+def _grounded(written: str, seen: set[Decimal]) -> bool:
+    """Whether a number the answer wrote was shown: as it is, or one shown rounded to its places.
+
+    `22.22` for the calculator's `22.22222222`: the answer rounds what a tool gave, keeping
+    decimals. A whole number is never a rounding (`3` is not the `3.10` shown), and a number
+    shown with fewer places is not rounded up into one with more.
+    """
+    value = _value(written)
+    if value is None or value in seen:
+        return value is not None
+    places = len(written.partition(".")[2])
+    if places == 0:
+        return False
+    step = Decimal(1).scaleb(-places)
+    for shown in seen:
+        exponent = shown.as_tuple().exponent
+        if isinstance(exponent, int) and -exponent > places:
+            with suppress(InvalidOperation):
+                if shown.quantize(step, ROUND_HALF_UP) == value:
+                    return True
+    return False
 
 
 def _value(written: str) -> Decimal | None:

@@ -184,3 +184,19 @@ def test_checks_and_a_schema_work_together(script, tools):
     )
     result = agent.invoke(QUESTION)
     assert result["structured_response"] == Cost(yuan=46.5)
+
+
+@pytest.mark.parametrize(
+    ("answer", "accepted"),
+    [
+        ("about 22.22 degrees", True),  # the tool's 22.22222222, rounded
+        ("about 22.2 degrees", True),
+        ("0.0833 litres", True),  # 0.08333333 rounded
+        ("about 22.23 degrees", False),  # not what it rounds to
+        ("about 22 degrees", False),  # a whole number is never a rounding
+        ("0.08 litres", True),
+    ],
+)
+def test_a_tool_s_number_rounded_to_the_answer_s_places_is_grounded(answer, accepted):
+    steps = RunSteps([observed("22.22222222"), observed("0.08333333")], "How warm? How much?")
+    assert (grounded_numbers(answer, steps) is None) == accepted
