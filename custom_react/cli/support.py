@@ -122,10 +122,13 @@ def finish(
             err=True,
         )
         raise typer.Exit(PAUSED_EXIT)
-    if quiet:
+    if quiet and not result.error:  # an answer goes to stdout; a stop's message does not
         typer.echo(result.output)
+    if result.checks_failed:  # retries ran out: the answer is returned, and said to be unchecked
+        typer.echo(f"warning: the answer still fails: {'; '.join(result.checks_failed)}", err=True)
     if result.stop_reason != "final_answer":
-        typer.echo(f"stopped without an answer: {result.stop_reason}", err=True)
+        why = f": {result.output}" if result.error else ""
+        typer.echo(f"stopped without an answer: {result.stop_reason}{why}", err=True)
         raise typer.Exit(1)
 
 

@@ -210,3 +210,25 @@ def test_ask_with_a_workspace_asks_before_a_command_runs(monkeypatch, tmp_path, 
         assert result.exit_code == 0, result.output
     assert (tmp_path / "made.txt").exists() is ran
     assert "Run run_terminal_command" in result.output
+
+
+def test_quiet_prints_only_an_answer_on_stdout_and_why_a_run_stopped_on_stderr(monkeypatch):
+    from tests.scripted_server import ScriptedServer
+
+    replies = ["Action: calculator\nAction Input: 2 + 2"] * 2
+    with ScriptedServer(replies) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        args = ["ask", "2 + 2?", "--quiet", "--no-stream", "--max-iterations", "2"]
+        result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "stopped without an answer: max_iterations: Agent stopped at" in result.stderr
+
+
+def test_an_answer_that_still_fails_its_checks_is_said_to_on_stderr(monkeypatch):
+    from tests.scripted_server import ScriptedServer
+
+    with ScriptedServer(["Final Answer: 15.75"] * 3) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        result = CliRunner().invoke(app, ["ask", "15 plus 5%?", "--quiet", "--no-stream"])
+    assert result.exit_code == 0 and result.stdout.strip() == "15.75"
+    assert "warning: the answer still fails: grounded_numbers:" in result.stderr
