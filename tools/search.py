@@ -139,7 +139,7 @@ def _make_offline_tool(*, max_results: int, max_chars: int) -> BaseTool:
     """Build the snapshot-backed tool; each result line names the snapshot and its date.
 
     A query about a year after the newest document gets a note before the results, so a result
-    for an earlier year is not read as the answer.
+    for an earlier year is not read as the answer; not when the best result speaks of that year.
     """
     index = default_index()
 
@@ -151,8 +151,10 @@ def _make_offline_tool(*, max_results: int, max_chars: int) -> BaseTool:
         if not documents:
             return message("search_no_match", language, query=query)
         results = "\n".join(format_document(doc, language) for doc in documents)
-        if later := index.years_after_snapshot(query):
-            # A result for an earlier year is not an answer about a later one: say so first.
+        best = f"{documents[0].title} {documents[0].content}"
+        if later := [y for y in index.years_after_snapshot(query) if y not in best]:
+            # A result for an earlier year is not an answer about a later one: say so first
+            # (unless the best result speaks of that year: a decision made earlier, a host city).
             year = ("、" if language == "zh" else " or ").join(later)
             note = message("search_later_year", language, year=year, last=index.last_date)
             results = note + "\n" + results

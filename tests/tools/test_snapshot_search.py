@@ -256,3 +256,10 @@ def test_a_word_in_letters_is_found_only_as_a_whole_word_and_chinese_anywhere() 
         with_synonyms("玫瑰花进货价格", groups) == "玫瑰花进货价格 批发价"
     )  # no spaces in Chinese
     assert holds("wholesale-price list", "price") and not holds("prices", "price")
+
+
+def test_no_note_when_a_result_speaks_of_the_later_year(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision made before the snapshot's end (a host city) answers a question about 2032."""
+    monkeypatch.delenv("TAVILY_API_KEY", raising=False)
+    found = make_search_tool().invoke("2032 Summer Olympics host city")
+    assert not found.startswith("No information for 2032") and "Brisbane" in found
