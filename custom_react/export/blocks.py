@@ -133,7 +133,7 @@ def event_blocks(event: AgentEvent, step: int, labels: dict[str, str]) -> list[B
             return [Block("observation", observation, step, status=status)]
         case ParseFailure(text=text, error=error):
             return [Block("parse_failure", error, step, detail=text, status="error")]
-        case LimitReached(reason=reason):
+        case LimitReached(reason=reason, answer_generated=True):  # else the stop says why
             return [Block("limit", reason, step, status="error")]
         case AnswerRejected(output=output, message=message):
             return [Block("rejected", output, step, detail=message, status="error")]

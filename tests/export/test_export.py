@@ -110,10 +110,11 @@ def test_blocks_follow_the_model_calls(script, tools):
     assert statuses == ["ok", "ok", "repeated", "unknown_tool", "error"]
 
 
-def test_a_limit_shows_the_reason_and_the_fallback_answer(script, tools):
+def test_a_limit_shows_why_the_run_stopped_once(script, tools):
     question, events, _ = run_events(script, tools, "limit")
     markdown = to_markdown(question, events)
-    assert "**Stopped:** stop reason: `max_iterations`" in markdown
+    assert markdown.count("**Stopped:**") == 1
+    assert "**Stopped:** Agent stopped at max\\_iterations=2, before a final answer." in markdown
     assert markdown.rstrip().endswith("*stop reason: `max_iterations` · model calls: 2*")
     assert "Agent stopped at max_iterations=2, before a final answer." in to_html(question, events)
 
