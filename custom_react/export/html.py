@@ -128,7 +128,11 @@ def _block_html(block: Block, label: dict[str, str]) -> str:
                 f'<span class="label">{escape(label["action_input"])}{label["colon"]}</span>{shown}'
             )
         case "observation":
-            extra = "" if block.status == "ok" else f" ({block.status})"
+            extra = (
+                ""
+                if block.status == "ok"
+                else f" ({label.get('status_' + block.status, block.status)})"
+            )
             head = label["observation"] + extra
             body = f"<pre>{escape(block.text)}</pre>"
         case "parse_failure":

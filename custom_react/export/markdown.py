@@ -48,7 +48,11 @@ def _markdown_block(block: Block, label: dict[str, str]) -> list[str]:
                 return [head, _bold(label, "action_input"), "", _fence(block.detail)]
             return [head, f"{_bold(label, 'action_input')} {_code(block.detail)}"]
         case "observation":
-            status = "" if block.status == "ok" else f" ({block.status})"
+            status = (
+                ""
+                if block.status == "ok"
+                else f" ({label.get('status_' + block.status, block.status)})"
+            )
             return [_bold(label, "observation", status), "", _fence(block.text)]
         case "parse_failure":
             error = f"{_bold(label, 'parse_failure')} {_md(block.text)}"

@@ -424,3 +424,10 @@ def test_every_prompt_and_raw_reply_is_saved_the_new_part_marked(script, tools):
     plain = [event for event in events if not hasattr(event, "messages")]
     assert "<details" not in to_markdown(question, plain) + to_html(question, plain)
     assert to_mermaid(question, events) == to_mermaid(question, plain)
+
+
+def test_a_chinese_export_names_each_status_in_chinese(script, tools):
+    model = script("行动：web_browser\n行动输入：玫瑰", "最终答案：不知道")
+    events = list(CustomReActAgent(model.model, tools, language="zh").stream("玫瑰价格？"))
+    markdown = to_markdown("玫瑰价格？", events, "zh")
+    assert "(未知工具)" in markdown and "unknown_tool" not in markdown
