@@ -168,6 +168,11 @@ def _call_blocks(call: ModelCall, step: int) -> list[Block]:
     return [Block("prompt", "", step, call=call), reply]
 
 
+def status_note(status: str, label: dict[str, str]) -> str:
+    """` (repeated)`: an Observation's status in the transcript's language ("" for `ok`)."""
+    return "" if status == "ok" else f" ({label.get('status_' + status, status)})"
+
+
 def summarize_run(events: Iterable[AgentEvent | ModelCall]) -> RunSummary:
     """The stop reason and model-call count from the run's `RunFinished` event."""
     for event in events:

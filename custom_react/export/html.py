@@ -16,7 +16,13 @@ from custom_react.console.model_calls import call_facts
 from custom_react.events import (
     AgentEvent,
 )
-from custom_react.export.blocks import Block, labels_for, summarize_run, transcript_blocks
+from custom_react.export.blocks import (
+    Block,
+    labels_for,
+    status_note,
+    summarize_run,
+    transcript_blocks,
+)
 from custom_react.running.prompt_log import ModelCall
 
 CSS = """
@@ -128,12 +134,7 @@ def _block_html(block: Block, label: dict[str, str]) -> str:
                 f'<span class="label">{escape(label["action_input"])}{label["colon"]}</span>{shown}'
             )
         case "observation":
-            extra = (
-                ""
-                if block.status == "ok"
-                else f" ({label.get('status_' + block.status, block.status)})"
-            )
-            head = label["observation"] + extra
+            head = label["observation"] + status_note(block.status, label)
             body = f"<pre>{escape(block.text)}</pre>"
         case "parse_failure":
             head = label["reply"]

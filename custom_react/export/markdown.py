@@ -10,7 +10,13 @@ from custom_react.console.model_calls import call_facts
 from custom_react.events import (
     AgentEvent,
 )
-from custom_react.export.blocks import Block, labels_for, summarize_run, transcript_blocks
+from custom_react.export.blocks import (
+    Block,
+    labels_for,
+    status_note,
+    summarize_run,
+    transcript_blocks,
+)
 from custom_react.running.prompt_log import ModelCall
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
@@ -48,11 +54,7 @@ def _markdown_block(block: Block, label: dict[str, str]) -> list[str]:
                 return [head, _bold(label, "action_input"), "", _fence(block.detail)]
             return [head, f"{_bold(label, 'action_input')} {_code(block.detail)}"]
         case "observation":
-            status = (
-                ""
-                if block.status == "ok"
-                else f" ({label.get('status_' + block.status, block.status)})"
-            )
+            status = status_note(block.status, label)
             return [_bold(label, "observation", status), "", _fence(block.text)]
         case "parse_failure":
             error = f"{_bold(label, 'parse_failure')} {_md(block.text)}"
