@@ -30,7 +30,6 @@ raises, and LangGraph's interrupt, are not the tool's failure: they go up to the
 
 from __future__ import annotations
 
-import json
 from copy import deepcopy
 from dataclasses import replace
 from functools import partial
@@ -43,6 +42,7 @@ from langchain_core.tools import BaseTool
 
 from custom_react.argument_checks import argument_problem, placeholder_input
 from custom_react.memory import RunMemory
+from custom_react.parsing.action_input import input_text
 from custom_react.pausing.approval import (
     APPROVAL_CONFIG_KEY,
     ApprovalPause,
@@ -234,11 +234,6 @@ def act_on_decision(
             "approval_edited", language, tool=tool.name, input=edited, observation=observation
         )
     return call, observation, status
-
-
-def input_text(tool_input: Any) -> str:
-    """An Action Input as the model would write it: text as it is, arguments as JSON."""
-    return tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False)
 
 
 def is_graph_signal(error: Exception) -> bool:

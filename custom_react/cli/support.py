@@ -24,8 +24,9 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 
 from custom_react.agent import CustomReActAgent
-from custom_react.console.printing import ConsolePrinter, input_text, show_live
+from custom_react.console.printing import ConsolePrinter, show_live
 from custom_react.events import AgentEvent, ReplyToken, RunFinished
+from custom_react.parsing.action_input import input_text
 from custom_react.pausing.approval import waiting_call
 from custom_react.running.prompt_log import ModelCall, PromptLog
 from custom_react.serving.errors import MODEL_ERRORS, model_error_message, model_failure_message

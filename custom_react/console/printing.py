@@ -12,7 +12,6 @@ subclassing it (Plan-and-Execute: `custom_react.plan.printing`); saving transcri
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -36,7 +35,7 @@ from custom_react.events import (
     RunFinished,
     SubAgentEvent,
 )
-from custom_react.parser import ActionInput
+from custom_react.parsing.action_input import input_text
 from custom_react.pausing.approval import Decision
 from custom_react.prompts import check_language
 from custom_react.running.prompt_log import ModelCall
@@ -215,11 +214,6 @@ def decision_text(decision: Decision, label: dict[str, str]) -> str:
     """A person's decision about a paused call, in words (`{kind}_decision` labels)."""
     value = input_text(decision.value)
     return label[f"{decision.kind}_decision"].format(value=value)
-
-
-def input_text(tool_input: ActionInput) -> str:
-    """An Action Input as one string: text as written, a dict as JSON."""
-    return tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False)
 
 
 def show_live(

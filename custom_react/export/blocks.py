@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from custom_react.console.labels import PROMPTS, REACT, SEPARATOR
-from custom_react.console.printing import ENDED_BY_AN_EVENT, decision_text, input_text
+from custom_react.console.printing import ENDED_BY_AN_EVENT, decision_text
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
@@ -26,6 +26,7 @@ from custom_react.events import (
     SubAgentEvent,
 )
 from custom_react.export.labels import EXPORT
+from custom_react.parsing.action_input import input_text
 from custom_react.prompts import check_language
 from custom_react.running.prompt_log import ModelCall
 from custom_react.steps import AnswerRejected, FinalAnswerEvent, ParseFailure, ToolStep

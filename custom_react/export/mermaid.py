@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from custom_react.console.printing import ENDED_BY_AN_EVENT, decision_text, input_text
+from custom_react.console.printing import ENDED_BY_AN_EVENT, decision_text
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
@@ -25,6 +25,7 @@ from custom_react.events import (
 )
 from custom_react.export.blocks import labels_for
 from custom_react.export.labels import MERMAID
+from custom_react.parsing.action_input import input_text
 from custom_react.running.prompt_log import ModelCall
 from custom_react.steps import AnswerRejected, FinalAnswerEvent, ParseFailure, ToolStep
 

@@ -126,3 +126,8 @@ def json_input(value: Any) -> ActionInput:
     if isinstance(value, list):
         return json_input(value[0]) if value else ""
     return json.dumps(value, ensure_ascii=False)
+
+
+def input_text(tool_input: ActionInput) -> str:
+    """An Action Input as one string: text as written, a dict as JSON."""
+    return tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False)

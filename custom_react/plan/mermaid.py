@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from custom_react.console.printing import input_text
 from custom_react.events import ActionEvent, LimitReached, ObservationEvent, RunFinished
 from custom_react.export.blocks import labels_for
 from custom_react.export.mermaid import message, note
+from custom_react.parsing.action_input import input_text
 from custom_react.plan import events as pe
 from custom_react.plan.labels import PLAN, PLAN_MERMAID
 from custom_react.plan.printing import plan_changes
