@@ -72,6 +72,8 @@ _LABELS = {**MARKERS, "weak_answer": MARKERS["final_answer"]}
 # Where a call written without a step marker is looked for: a weak answer (`Answer:`) too, as it
 # counts only when the reply has no step, and a call is one.
 _MAY_HOLD_CALL = ("preamble", "thought", "observation", "weak_answer")
+_ECHOES = ("observation", "question")
+"""Sections the model copied from the prompt, not its own: an Observation, the question restated."""
 _CHAT_PREFIX = re.compile(r"(?:AI|Assistant)[ \t]*+[:：][ \t]*+", re.IGNORECASE)
 
 
@@ -95,7 +97,7 @@ def parse_llm_response(text: str, language: str = "en") -> Action | FinalAnswer:
             step, names no tool after `Action:`, or has an empty final answer.
     """
     preamble, found = split_sections(strip_think(text))
-    sections = [section for section in found if section.kind != "observation"]
+    sections = [section for section in found if section.kind not in _ECHOES]
     errors = text_errors(language)
     index = next((i for i, section in enumerate(sections) if section.kind in STEPS), None)
     if index is not None:
@@ -105,10 +107,12 @@ def parse_llm_response(text: str, language: str = "en") -> Action | FinalAnswer:
     weak = next((i for i, section in enumerate(sections) if section.kind == "weak_answer"), None)
     if weak is not None:
         return _step(text, preamble, sections, weak, errors)
-    if preamble and not sections:  # prose with no markers: a direct answer
-        return _direct_answer(text, preamble, errors)
+    if not sections and (preamble or found) and all(s.kind == "question" for s in found):
+        # Prose with no markers, or only a question (one for the user): a direct answer.
+        return _direct_answer(text, preamble or strip_think(text).strip(), errors)
     what = "text_after_thought" if sections else "text_echo" if found else "text_empty_reply"
-    thought_only = bool(found) and all(section.kind == "thought" for section in found)
+    thoughts = [section.kind for section in found if section.kind != "question"]
+    thought_only = bool(thoughts) and all(kind == "thought" for kind in thoughts)
     raise ParseError(errors.message(what), text, thought_only=thought_only)
 
 
@@ -190,7 +194,7 @@ def _json_call_step(
         if (json_call := find_call(place.text)) is None:
             continue
         start, call = json_call
-        kept = [s for s in found[: max(number - 1, 0)] if s.kind != "observation"]
+        kept = [s for s in found[: max(number - 1, 0)] if s.kind not in _ECHOES]
         thoughts = [s.text for s in kept if s.kind == "thought" and s.text]
         if place.kind == "observation":  # the echo is not the model's; its call after it is
             thought = "\n".join(thoughts) or preamble

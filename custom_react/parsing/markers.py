@@ -12,7 +12,9 @@ Answer:` after the end of a sentence or right after an empty `Thought:` count, s
 ReAct marker ends the scan (the model made up the rest; an `Action:` that names no tool, `None`,
 is no step yet, so the answer after it is read), and so does a new turn after an action
 or an `AI:` answer, the template's `Question:` or a conversation's `Human:` (text elsewhere: a
-Final Answer may be a quiz or a dialogue). `reply_sections` reads a reply that is
+Final Answer may be a quiz or a dialogue). A `Question:` that opens the reply is the question
+restated, as the template's first line: a section of its own, which the parser skips as it skips
+an echoed Observation. `reply_sections` reads a reply that is
 still being written. What a section means is `parser`'s job. This module is the one home of the
 marker words: `MARKERS` (how the prompts and the rewritten log spell them), `CHINESE_MARKERS` (how
 the Chinese console shows them) and every word read. Linear time: anchored patterns whose
@@ -60,7 +62,8 @@ _WORDS = {
     "action": r"action|行动|动作|操作",
     "observation": r"observation|观察",
     "final_answer": r"final[ \t_-]*+answer|最终答案|最终回答",
-    "new_turn": r"question|human",
+    "question": r"question",
+    "new_turn": r"human",
     "tool_input": r"(?:tool|function)[ \t_-]*+(?:input|arguments|args)|工具输入",
     "tool": r"tool(?:[ \t_-]*+(?:name|call))?+|(?:action|function)[ \t_-]*+name"
     r"|function[ \t_-]*+call|工具",
@@ -108,7 +111,8 @@ class Section:
     """One marker and the text after it, up to the next marker."""
 
     kind: str
-    """thought, action, action_input, observation, final_answer or weak_answer."""
+    """thought, action, action_input, observation, final_answer, weak_answer, or question (the
+    question restated where the reply opens: an echo of the prompt, like an echoed Observation)."""
     text: str
     written: str = ""
     """The marker as the model wrote it (kept in the log for a weak marker that was not the step)."""
@@ -124,8 +128,10 @@ class _Scan:
 
     def decide(self, kind: str, alias: bool) -> str:
         """Whether to `open` a section, read the marker as `text`, or `stop` (a made-up rest)."""
-        if kind == "new_turn":  # the next `Question:` or `Human:`: made up after an action or an
-            # `AI:` answer; text before them, and in a Final Answer (a quiz, a dialogue)
+        if kind == "question" and not self.sections and not "".join(self.preamble).strip():
+            return "open"  # the reply opens by restating the question: an echo, as an Observation
+        if kind in ("question", "new_turn"):  # the next `Question:` or `Human:`: made up after an
+            # action or an `AI:` answer; text before them, and in a Final Answer (a quiz, a dialogue)
             current = self.sections[-1][0] if self.sections else ""
             return "stop" if current in ("action", "action_input", "weak_answer") else "text"
         if not self.stepped or self.named_no_tool():
@@ -261,7 +267,9 @@ def reply_sections(text: str) -> list[tuple[str, str]]:
     preamble, sections = split_sections(text)
     found = [("thought", preamble)] if preamble else []
     return found + [
-        (_LIVE_KINDS.get(section.kind, section.kind), section.text) for section in sections
+        (_LIVE_KINDS.get(section.kind, section.kind), section.text)
+        for section in sections
+        if section.kind != "question"  # the question restated: an echo, not the model's step
     ]
 
 

@@ -572,6 +572,33 @@ def test_log_keeps_the_step_and_drops_thinking_and_the_made_up_rest() -> None:
     assert step.log == "Thought: I need a price.\nAction: search\nAction Input: rose price"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Question: what do roses cost?\nThought: I need a price.\nAction: search\nAction Input: rose",
+        "**Question:** what do roses cost?\n**Thought:** I need a price.\nAction: search\n"
+        "Action Input: rose",
+        "Question: 玫瑰多少钱？\n思考：I need a price.\n行动：search\n行动输入：rose",
+    ],
+    ids=["plain", "markdown", "chinese markers"],
+)
+def test_a_restated_question_stays_out_of_the_thought_and_the_log(text: str) -> None:
+    """The template's `Question:` line copied before the step is an echo: the model reads the step
+    again without it (`Thought: Question: ...` would teach it to write the echo once more)."""
+    step = parse_llm_response(text)
+    assert (step.tool, step.tool_input, step.thought) == ("search", "rose", "I need a price.")
+    assert step.log == "Thought: I need a price.\nAction: search\nAction Input: rose"
+    assert with_cue(step.log, TEXT_CUE) == step.log
+    answer = parse_llm_response("Question: what do roses cost?\nFinal Answer: 25 dollars")
+    assert (answer.output, answer.log) == ("25 dollars", "Final Answer: 25 dollars")
+
+
+def test_a_question_written_after_words_is_kept_as_written() -> None:
+    """Only a reply that opens with `Question:` restates it; one in the middle stays text."""
+    text = "I should search.\nQuestion: what do roses cost?\nAction: search\nAction Input: rose"
+    assert parse_llm_response(text).log.startswith("I should search.\nQuestion: what do roses")
+
+
 def test_parse_error_carries_the_reply() -> None:
     with pytest.raises(ParseError) as caught:
         parse_llm_response("思考：我需要查价格。")
@@ -918,6 +945,7 @@ def test_adversarial_input_parses_or_raises_parse_error(text: str) -> None:
         ("Thought: a\nObservation: made up", False),  # a made-up result is not shown back
         ("<thought>a</thought><observation>made up</observation>", False),
         ("Observation: the last result", False),
+        ("Question: which roses cost least?\nThought: I need to search.", True),  # the echo skipped
         ("", False),
     ],
 )
