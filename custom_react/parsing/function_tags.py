@@ -11,7 +11,8 @@ Some chat templates ask for tool calls as a name and its arguments in tags, not 
 
 Llama 3.1 to 3.3 write the arguments of a tool of their own as one JSON object instead:
 `<function=search>{"query": "rose"}</function>`. GLM-4.5 writes
-`<tool_call>search<arg_key>query</arg_key><arg_value>rose</arg_value>`. MiniMax-M2 (and models
+`<tool_call>search<arg_key>query</arg_key><arg_value>rose</arg_value>` (an opening `<arg_value>`
+may be lost: `<arg_key>query</arg_key>rose</arg_value>`). MiniMax-M2 (and models
 that learned Claude's `<function_calls>` text) name both in attributes, inside their own tags:
 
     <minimax:tool_call>
@@ -20,7 +21,9 @@ that learned Claude's `<function_calls>` text) name both in attributes, inside t
     </invoke>
     </minimax:tool_call>
 
-MiniCPM5 writes `<function name="search"><param name="query">rose</param></function>`; DeepSeek V4
+MiniCPM5 writes `<function name="search"><param name="query">rose</param></function>`, ByteDance
+Seed the same with `<parameter name="query" string="true">` in `<seed:tool_call>` (a tag may carry
+attributes beside its `name`, in any order; a namespaced `<tool_call>` is one); DeepSeek V4
 names the call in an attribute of its `<tool_call>` tag and writes the arguments as one JSON object
 (`<tool_call id="call_0" name="search">{"query": "rose"}</tool_call>`); dspy-go's ReAct prompt
 asks for `<action><tool_name>search</tool_name><arguments><arg key="query">rose</arg>...`. A
@@ -52,36 +55,48 @@ class _TagForm:
 
 # A name in an attribute, any quotes or none: `name="search"`, `key='query'`.
 _QUOTED_NAME = r"(?P<q>[\"']?+)(?P<name>[^\"'<>\s]++)(?P=q)"
+# `<tool_call>` or a namespaced one (`<seed:tool_call>`, `<minimax:tool_call>`).
+_TOOL_CALL = r"(?:[\w-]++:)?+tool_call"
+
+
+def _named_tag(tags: str) -> re.Pattern[str]:
+    """An opening tag (one of `tags`) whose `name` attribute names it, other attributes anywhere.
+
+    `_named_tag("parameter")` reads `<parameter name="query" string="true">` (Seed) and
+    `<parameter type="string" name="query">` alike.
+    """
+    return re.compile(r"<(?:" + tags + r")\s[^<>]*?(?<=\s)name=" + _QUOTED_NAME + r"[^<>]*+>")
+
 
 _FORMS = (
     _TagForm(  # Qwen3-Coder, Seed-OSS
         re.compile(r"<function=(?P<name>[^<>\s]++)[ \t]*+>"),
         "</function>",
         re.compile(r"<parameter=(?P<name>[^<>\s]++)[ \t]*+>"),
-        re.compile(r"(?P<close></parameter>)|<parameter=|</function>|</tool_call>"),
+        re.compile(r"(?P<close></parameter>)|<parameter=|</function>|</" + _TOOL_CALL + ">"),
     ),
-    _TagForm(  # GLM-4.5
+    _TagForm(  # GLM-4.5; a value whose opening `<arg_value>` was lost runs to its `</arg_value>`
         re.compile(r"<tool_call>\s*+(?P<name>[A-Za-z_][\w.-]*+)\s*+(?=<arg_key>|</tool_call>)"),
         "</tool_call>",
-        re.compile(r"<arg_key>\s*+(?P<name>[^<\s]++)\s*+</arg_key>\s*+<arg_value>"),
+        re.compile(r"<arg_key>\s*+(?P<name>[^<\s]++)\s*+</arg_key>(?:\s*+<arg_value>)?+"),
         re.compile(r"(?P<close></arg_value>)|<arg_key>|</tool_call>"),
     ),
     _TagForm(  # MiniMax-M2, Claude's `<function_calls>` as text
-        re.compile(r"<invoke\s++name=(?P<q>[\"']?+)(?P<name>[^\"'<>\s]++)(?P=q)\s*+>"),
+        _named_tag("invoke"),
         "</invoke>",
-        re.compile(r"<parameter\s++name=(?P<q>[\"']?+)(?P<name>[^\"'<>\s]++)(?P=q)\s*+>"),
+        _named_tag("parameter"),
         re.compile(r"(?P<close></parameter>)|<parameter\s|</invoke>"),
     ),
-    _TagForm(  # MiniCPM5
-        re.compile(r"<function\s++name=" + _QUOTED_NAME + r"\s*+>"),
+    _TagForm(  # MiniCPM5 (`<param>`), ByteDance Seed (`<parameter ... string="true">`)
+        _named_tag("function"),
         "</function>",
-        re.compile(r"<param\s++name=" + _QUOTED_NAME + r"\s*+>"),
-        re.compile(r"(?P<close></param>)|<param\s|</function>"),
+        _named_tag("param|parameter"),
+        re.compile(r"(?P<close></param(?:eter)?+>)|<param(?:eter)?+\s|</function>"),
     ),
     _TagForm(  # the name an attribute of <tool_call>, the arguments JSON (DeepSeek V4)
-        re.compile(r"<tool_call\s[^<>]*?(?<=\s)name=" + _QUOTED_NAME + r"[^<>]*+>"),
+        _named_tag("tool_call"),
         "</tool_call>",
-        re.compile(r"<parameter\s++name=" + _QUOTED_NAME + r"\s*+>"),
+        _named_tag("parameter"),
         re.compile(r"(?P<close></parameter>)|<parameter\s|</tool_call>"),
     ),
     _TagForm(  # dspy-go's ReAct XML

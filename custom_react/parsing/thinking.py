@@ -1,7 +1,8 @@
 """What a reply holds that is not for reading as its step: the model's thinking, and the like.
 
 `strip_think` drops `<think>` blocks (the reasoning a thinking model writes first), gpt-oss's
-analysis channel with its harmony headers (`strip_channels`), and everything from a chat
+analysis channel with its harmony headers, or with its tokens stripped (`strip_channels`:
+`analysis...assistantfinalfour` is `four`), and everything from a chat
 template's end-of-turn token on (`end_of_turn`: a server that does not remove `<|im_end|>` or
 `<|eot_id|>` leaves them in the text, often with a turn the model made up after them). Every step
 format reads a reply through it, and a transcript shows a model its earlier replies without
@@ -16,7 +17,8 @@ _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 # A step a model wrote inside its thinking, with nothing after it (a chat template that ends the
 # turn at the call): a tool-call tag, a function tag, or an `Action:` line.
 _STEP_INSIDE = re.compile(
-    r"<tool_call\b|<function[=\s]|<invoke\s|^[ \t*]*+Action[ \t*]*+:", re.IGNORECASE | re.MULTILINE
+    r"<(?:[\w-]++:)?+tool_call\b|<function[=\s]|<invoke\s|^[ \t*]*+Action[ \t*]*+:",
+    re.IGNORECASE | re.MULTILINE,
 )
 # gpt-oss's harmony format left as text: the analysis channel is its thinking; the final channel
 # is the answer; a commentary channel may hold a tool call (`token_calls.py` reads what is left).
@@ -28,6 +30,11 @@ _HARMONY_TOKENS = re.compile(
     r"<\|start\|>assistant|<\|channel\|>(?:final|commentary)(?:<\|message\|>)?+"
     r"|<\|(?:end|return|call)\|>"
 )
+# The same channels with the special tokens stripped by the server: `analysis` opens the reply and
+# a later message's role and channel run together, `assistantfinal` or `assistantcommentary`. That
+# joint is the evidence: a reply that only opens with the word "analysis" is prose.
+_BARE_ANALYSIS = re.compile(r"\s*+analysis")
+_BARE_JOINT = re.compile(r"assistant(?=final|commentary)")
 # A chat template's end of a turn, or the start of the next one, left in the text by a server that
 # did not remove it; what follows is a turn the model made up. `</s>` only at the very end:
 # elsewhere it may be HTML. (gpt-oss's `<|start|>` and `<|end|>` are `strip_channels`'.)
@@ -84,11 +91,25 @@ def strip_channels(text: str) -> str:
 
     `<|channel|>analysis<|message|>...<|end|><|start|>assistant<|channel|>final<|message|>Paris`
     -> `Paris`. A reply that is only analysis (cut off while thinking) keeps its text, without
-    the format's tokens.
+    the format's tokens. With the tokens stripped, see `strip_bare_channels`.
     """
     if "<|channel|>" not in text:
-        return text
+        return strip_bare_channels(text)
     stripped = _HARMONY_TOKENS.sub("", _ANALYSIS.sub("", text))
     if stripped.strip():
         return stripped
     return _HARMONY_TOKENS.sub("", text.replace(_ANALYSIS_HEADER, ""))
+
+
+def strip_bare_channels(text: str) -> str:
+    """gpt-oss's channels with their tokens stripped: the reply from its first answer or call on.
+
+    `analysisThe user wants 2+2.assistantfinalfour` -> `four`;
+    `analysisNeed the weather.assistantcommentary to=functions.get_weather json{"city":"Paris"}`
+    -> `commentary to=functions.get_weather json{...}` (`token_calls.py` reads the call). Only a
+    reply that opens with `analysis` and has the joint is cut; any other text is kept as it is.
+    """
+    joint = _BARE_JOINT.search(text) if _BARE_ANALYSIS.match(text) else None
+    if joint is None:
+        return text
+    return text[joint.end() :].removeprefix("final")  # `commentary ...` stays: it names the call

@@ -11,9 +11,13 @@ object of its arguments after a marker:
     Kimi K2:        <|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{...}
     gpt-oss:        to=functions.search<|channel|>commentary json<|message|>{...}
                     (the recipient may be written without `functions.`: `to=search`; with
-                    the special tokens stripped: `commentary to=functions.search json{...}`)
+                    the special tokens stripped: `commentary to=functions.search json{...}`,
+                    `commentary to=search json{...}`, the channel name as evidence)
     Gemma 4:        <|tool_call>call:search{query:<|"|>rose<|"|>}<tool_call|>
-                    (bare keys, and `<|"|>` for each quote of a string)
+                    (bare keys, and `<|"|>` for each quote of a string; with the tokens and
+                    quotes stripped, `call:write_file{content:hello,path:a.txt}` as the whole
+                    reply or its own line: each unquoted value is text up to the next
+                    top-level comma or brace, a part with no `key:` going on the value before)
     GLM-4-0414:     search
                     {"query": "rose"}
                     (no token at all: a name alone on the reply's first line, then the object;
@@ -21,7 +25,7 @@ object of its arguments after a marker:
 
 `find_token_call` reads the first one: `(where it starts, name, arguments)`. The arguments are read
 by `json_repair` (as every JSON input is); a call with no object after its marker has none. Knows
-no tools. Linear time: one search per form, each bounded.
+no tools. Linear time: one search per form, each bounded, and one scan of the object.
 """
 
 from __future__ import annotations
@@ -48,32 +52,94 @@ _FORMS = [
         r"to=(?:functions\.)?+(?P<name>[A-Za-z_][\w-]*+)[^\n<]{0,80}"
         r"(?:<\|[a-z]++\|>[^\n<]{0,80}){0,4}<\|message\|>"
     ),
-    re.compile(  # the same with its tokens stripped: the object must follow at once
-        r"(?:(?:assistant)?+commentary[ \t]*+)?+to=functions\.(?P<name>[A-Za-z_][\w-]*+)"
-        r"[ \t]*+(?:<\|constrain\|>)?+(?:json|code)?+(?=\{)"
+    re.compile(  # the same with its tokens stripped: `functions.` or the channel, then the object
+        r"(?:(?:assistant)?+commentary[ \t]*+to=(?:functions\.)?+|to=functions\.)"
+        r"(?P<name>[A-Za-z_][\w-]*+)[ \t]*+(?:<\|constrain\|>)?+(?:json|code)?+(?=\{)"
     ),
     re.compile(r"<\|tool_call>[ \t]*+call:" + _NAME + r"[ \t]*+(?=\{)"),
 ]
+# Gemma 4's call with its tokens stripped: `call:` opens a line, and the call ends it.
+_BARE_CALL = re.compile(r"^[ \t]*+call:" + _NAME + r"[ \t]*+(?=\{)", re.MULTILINE)
+_BARE_CALL_END = re.compile(r"[ \t]*+(?:<tool_call\|>|call:|$)", re.MULTILINE)
+_BARE_MARKS = re.compile(r"[{}\[\],]")
+_BARE_KEY = re.compile(r"\s*+(?P<key>[A-Za-z_][\w-]*+)[ \t]*+:")
 _NAME_LINE = re.compile(
     r"\A\s*+(?!(?:json[c5]?+|javascript|js|python|py|yaml|text)\s)"
     + _NAME
     + r"[ \t]*+\n\s*+(?=\{)",
     re.IGNORECASE,
 )
-_FORMS.append(_NAME_LINE)
+_FORMS += [_NAME_LINE, _BARE_CALL]
 _GEMMA_QUOTE = '<|"|>'
 
 
 def find_token_call(text: str) -> tuple[int, str, dict[str, Any]] | None:
     """The first call written with tool-call tokens: `(where it starts, name, arguments)`."""
     found = [match for form in _FORMS if (match := form.search(text)) is not None]
-    if not found:
+    for head in sorted(found, key=lambda match: match.start()):
+        if (arguments := _arguments(text, head)) is not None:
+            return head.start(), head["name"], arguments
+    return None
+
+
+def _arguments(text: str, head: re.Match[str]) -> dict[str, Any] | None:
+    """The arguments after a call's `head`, or None when the head turns out to open no call."""
+    if head.re is _BARE_CALL:
+        return _bare_call_arguments(text, head.end())
+    return _token_call_arguments(text[head.end() :], needs_object=head.re is _NAME_LINE)
+
+
+def _token_call_arguments(written: str, *, needs_object: bool) -> dict[str, Any] | None:
+    """The JSON object opening `written` ({} without one; None if one `needs_object`)."""
+    if _GEMMA_QUOTE in written:  # Gemma 4 quotes strings with `<|"|>`
+        written = written.replace(_GEMMA_QUOTE, '"')
+    value, _ = read_json_value(written)
+    if needs_object and not isinstance(value, dict):  # a word, then no object: prose
         return None
-    first = min(found, key=lambda match: match.start())
-    arguments = text[first.end() :]
-    if _GEMMA_QUOTE in arguments:  # Gemma 4 quotes strings with `<|"|>`
-        arguments = arguments.replace(_GEMMA_QUOTE, '"')
-    value, _ = read_json_value(arguments)
-    if first.re is _NAME_LINE and not isinstance(value, dict):  # a word, then no object: prose
+    return value if isinstance(value, dict) else {}
+
+
+def _bare_call_arguments(text: str, start: int) -> dict[str, Any] | None:
+    """The arguments of Gemma 4's call with its tokens stripped, or None if text follows it.
+
+    `call:write_file{content:hello,path:a.txt}` -> `{"content": "hello", "path": "a.txt"}`. An
+    object JSON reads to the same end (`{days:3}`, quotes the model wrote) is read as JSON.
+    """
+    parts, end = _bare_object(text, start)
+    if not _BARE_CALL_END.match(text, end):  # `call:x{...} and more`: prose
         return None
-    return first.start(), first["name"], value if isinstance(value, dict) else {}
+    value, json_end = read_json_value(text, start)
+    if isinstance(value, dict) and json_end == end:
+        return value
+    arguments: dict[str, str] = {}
+    key = ""
+    for part in parts:
+        if named := _BARE_KEY.match(part):
+            key = named["key"]
+            arguments[key] = part[named.end() :]
+        elif key:  # no `key:`: the value before had a comma in it
+            arguments[key] += "," + part
+    return {name: value.strip() for name, value in arguments.items()}
+
+
+def _bare_object(text: str, start: int) -> tuple[list[str], int]:
+    """The top-level parts of the object opening at `text[start]`, and the index after it.
+
+    `{a:x, y,b:{c:1,d:2}}` -> `["a:x", " y", "b:{c:1,d:2}"]`: split at the commas outside
+    nested brackets; a missing closing brace is forgiven (the parts run to the end).
+    """
+    parts: list[str] = []
+    depth = 0
+    begin = start + 1
+    for mark in _BARE_MARKS.finditer(text, start):
+        if mark.group() in "{[":
+            depth += 1
+        elif mark.group() in "}]":
+            depth -= 1
+        if depth == 0 or (depth == 1 and mark.group() == ","):
+            parts.append(text[begin : mark.start()])
+            begin = mark.end()
+        if depth == 0:
+            return parts, mark.end()
+    parts.append(text[begin:])
+    return parts, len(text)
