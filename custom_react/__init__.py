@@ -10,7 +10,9 @@ Action Input bound to the tool's arguments), `acting.py` (every guard in order, 
 its Observation) with `argument_checks.py` (whether the bound arguments fit the tool's schema,
 and the Observation when not) and `running/tool_output.py` (what the tool returned, as text),
 `running/context.py` (the run's context, for a tool that asks for it),
-`pausing/approval.py` (whether the tool waits for a person: approval's one home), `steps.py` (the
+`pausing/approval.py` (whether the tool waits for a person: approval's one home),
+`answering/rules.py` with `answering/checks.py` (the verdict on a Final Answer: as written, or
+held to a schema and checks), `steps.py` (the
 step's one record, `ToolStep`, from the parsed Action to the stored step), `events.py` (the events
 that carry it), `memory.py` (the run's records and counters) with `running/inputs.py` (what the
 agent takes), and `running/runnable.py` with `running/calls.py` (how `invoke` drives the loop and

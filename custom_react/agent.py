@@ -154,9 +154,7 @@ class CustomReActAgent(StepRunnable):
 
     def _answer(self, step: FinalAnswer, reply: str, run: RunMemory) -> Loop[Ending | None]:
         """The run's ending with this Final Answer; None when it goes back to the model."""
-        if self.answers is None:  # no schema, no checks: the answer is taken as written
-            yield run.record(FinalAnswerEvent(step.output, step.thought, run.iterations, step.log))
-            return Ending(step.output, "final_answer")
+        # With no schema and no checks, the verdict is the answer as written.
         verdict = self.answers.review(step, run.steps, run.question, run.rejections)
         if verdict.invalid is not None:
             # Not the JSON the schema asks for: a format error, and why is the next Observation.
@@ -217,18 +215,18 @@ class CustomReActAgent(StepRunnable):
     def _stop_early(self, limit: StopReason, run: RunMemory, model: ModelCaller) -> Loop[Ending]:
         """End the run at a limit: a message naming it, or the model's answer from one more call."""
         stopped = self.settings.stop_message(limit)  # the limit, named, in the run's language
-        output = stopped
-        generated = False
+        ending = Ending(stopped, limit, error=stopped)
         if self.settings.early_stopping_method == "generate":
             with suppress(ParseError, ModelFailure):
-                step = self._parse(
-                    (yield from self._think(run, model, self.format.nudge(self.language)))
-                )
-                if isinstance(step, FinalAnswer):
-                    output = step.output
-                    generated = True
-        yield LimitReached(limit, run.iterations, answer_generated=generated)
-        return Ending(output, limit, error="" if generated else stopped)
+                nudge = self.format.nudge(self.language)
+                step = self._parse((yield from self._think(run, model, nudge)))
+                # An answer is held to the schema and the checks too; no retry can follow it.
+                verdict = self.answers.last_answer(step, run.steps, run.question)
+                if verdict is not None:
+                    found = {"structured": verdict.structured, "checks_failed": verdict.problems}
+                    ending = Ending(verdict.output, limit, **found)
+        yield LimitReached(limit, run.iterations, answer_generated=not ending.error)
+        return ending
 
     def _resume(self, run: RunMemory, config: RunnableConfig) -> Loop[Ending | None]:
         """A resumed run's waiting call, as the person decided; an ending when the run ends there."""

@@ -107,12 +107,10 @@ def parse_llm_response(text: str, language: str = "en") -> Action | FinalAnswer:
     weak = next((i for i, section in enumerate(sections) if section.kind == "weak_answer"), None)
     if weak is not None:
         return _step(text, preamble, sections, weak, errors)
-    if not sections and (preamble or found) and all(s.kind == "question" for s in found):
-        # Prose with no markers, or only a question (one for the user): a direct answer.
-        return _direct_answer(text, preamble or strip_think(text).strip(), errors)
+    if preamble and not sections:  # prose with no markers: a direct answer
+        return _direct_answer(text, preamble, errors)
     what = "text_after_thought" if sections else "text_echo" if found else "text_empty_reply"
-    thoughts = [section.kind for section in found if section.kind != "question"]
-    thought_only = bool(thoughts) and all(kind == "thought" for kind in thoughts)
+    thought_only = bool(sections) and {s.kind for s in found} <= {"thought", "question"}
     raise ParseError(errors.message(what), text, thought_only=thought_only)
 
 

@@ -179,15 +179,15 @@ class AgentSettings:
         prompt = self.system_prompt
         return prompt.text if isinstance(prompt, SystemMessage) else prompt
 
-    def answer_rules(self, tools: Sequence[BaseTool] = ()) -> AnswerRules | None:
-        """What a Final Answer must be (`response_format`, `final_answer_checks`); None: anything.
+    def answer_rules(self, tools: Sequence[BaseTool] = ()) -> AnswerRules:
+        """What a Final Answer must be (`response_format`, `final_answer_checks`; neither: anything).
 
         Raises:
             TypeError: A check is not a function.
             ValueError: A `return_direct` tool would end the run with an answer nobody checks.
         """
         if self.response_format is None and not self.final_answer_checks:
-            return None
+            return AnswerRules(None, [], self.max_answer_retries, self.language)
         if not all(callable(check) for check in self.final_answer_checks):
             raise TypeError(
                 "final_answer_checks takes functions check(answer, steps) -> str | None."

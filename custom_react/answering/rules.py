@@ -1,12 +1,13 @@
 """What a Final Answer must be before the run returns it: the schema, then the checks.
 
 `AnswerRules` is built from the agent's `response_format`, `final_answer_checks` and
-`max_answer_retries` (`AgentSettings.answer_rules`: None when neither is set, and every answer is
-taken as written). `review` gives the `Verdict` on one answer: the output to return (the answer's
+`max_answer_retries` (`AgentSettings.answer_rules`; with neither set, every answer is taken as
+written). `review` gives the `Verdict` on one answer: the output to return (the answer's
 JSON written cleanly with a schema), the `structured_response`, the checks it still fails, or why
 it goes back to the model instead: `invalid` when it is not the JSON the schema asks for (the loop
 records a `ParseFailure`, counted like any format error), `sent_back` while the checks may still
-send it back (the loop records an `AnswerRejected`). It decides; the loop records and counts.
+send it back (the loop records an `AnswerRejected`). `last_answer` is the verdict on the answer
+asked for at a limit, which nothing can send back. It decides; the loop records and counts.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 from custom_react.answering.checks import Check, RunSteps, review
 from custom_react.answering.schema import AnswerInvalid, AnswerSchema
 from custom_react.parser import FinalAnswer
-from custom_react.steps import Step
+from custom_react.steps import Step, ToolStep
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,11 @@ class AnswerRules:
         self.max_retries = max_retries
         self.language = language
 
+    @property
+    def as_written(self) -> bool:
+        """Whether every answer is taken as written: no schema and no checks, so none goes back."""
+        return self.schema is None and not self.checks
+
     def review(
         self, answer: FinalAnswer, run_steps: Sequence[Step], question: str, rejections: int
     ) -> Verdict:
@@ -69,3 +75,17 @@ class AnswerRules:
         problems = review(self.checks, output, RunSteps(run_steps, question, self.language))
         sent_back = bool(problems) and rejections < self.max_retries
         return Verdict(output, structured, problems, sent_back=sent_back)
+
+    def last_answer(
+        self, step: ToolStep | FinalAnswer, run_steps: Sequence[Step], question: str
+    ) -> Verdict | None:
+        """The verdict on the answer asked for at a limit (`early_stopping_method="generate"`).
+
+        None when `step` is not a Final Answer, or not the JSON the schema asks for: the run then
+        ends with the limit's message. The checks cannot send it back (no step is left for a
+        retry): what they still find is returned with it, as when retries run out.
+        """
+        if not isinstance(step, FinalAnswer):
+            return None
+        verdict = self.review(step, run_steps, question, rejections=self.max_retries)
+        return None if verdict.invalid is not None else verdict

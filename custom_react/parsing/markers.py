@@ -176,6 +176,8 @@ def split_sections(text: str) -> tuple[str, list[Section]]:
         if scan.done:
             break
         scan.target.append("\n")
+    if [kind for kind, *_ in scan.sections] == ["question"]:
+        return text.strip(), []  # a question alone is no echo (it may ask the user): the text
     sections = []
     for kind, written, tagged, parts in scan.sections:
         body = _without_closing_fence("".join(parts).strip())

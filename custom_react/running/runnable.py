@@ -242,7 +242,8 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         self, input: AgentInput, config: RunnableConfig | None = None
     ) -> Iterator[str]:
         """Only the Final Answer's text, as the model writes it (`answer_stream`)."""
-        live = getattr(self, "answers", None) is None  # checked answers stream once accepted
+        # An answer a schema or a check may send back streams once it is accepted.
+        live = getattr(getattr(self, "answers", None), "as_written", True)
         written = getattr(getattr(self, "format", None), "answer_so_far", answer_so_far)
         return final_answer_tokens(self.stream(input, config, stream_tokens=True), live, written)
 
@@ -250,7 +251,7 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         self, input: AgentInput, config: RunnableConfig | None = None
     ) -> AsyncIterator[str]:
         """Async `stream_final_answer`."""
-        live = getattr(self, "answers", None) is None
+        live = getattr(getattr(self, "answers", None), "as_written", True)
         written = getattr(getattr(self, "format", None), "answer_so_far", answer_so_far)
         return afinal_answer_tokens(self.astream(input, config, stream_tokens=True), live, written)
 

@@ -200,3 +200,19 @@ def test_checks_and_a_schema_work_together(script, tools):
 def test_a_tool_s_number_rounded_to_the_answer_s_places_is_grounded(answer, accepted):
     steps = RunSteps([observed("22.22222222"), observed("0.08333333")], "How warm? How much?")
     assert (grounded_numbers(answer, steps) is None) == accepted
+
+
+def test_an_answer_generated_at_a_limit_is_checked_and_returned_with_what_fails(script, tools):
+    """No retry can follow the last answer: what the checks find is returned with it."""
+    model = script("Action: calculator\nAction Input: 2 * 3", "Final Answer: It is 7.")
+    agent = CustomReActAgent(
+        model.model,
+        tools,
+        final_answer_checks=[grounded_numbers],
+        max_iterations=1,
+        early_stopping_method="generate",
+    )
+    result = agent.invoke("What is 2 * 3?")
+    assert result["output"] == "It is 7."
+    assert result["stop_reason"] == "max_iterations"
+    assert [problem.split(":")[0] for problem in result["checks_failed"]] == ["grounded_numbers"]

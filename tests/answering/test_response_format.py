@@ -196,3 +196,29 @@ def test_an_answer_sent_back_is_read_again_with_plain_markers(script):
     scratchpad = model.prompts[1][-1].text
     assert 'Thought: 算一下\nFinal Answer: {"m": 1}\nObservation: 答案无效' in scratchpad
     assert "思考：" not in scratchpad
+
+
+@pytest.mark.parametrize("step_format", ["text", "xml", "json"])
+def test_an_answer_generated_at_a_limit_is_held_to_the_schema(script, tools, step_format):
+    """`early_stopping_method="generate"`: the last answer is read with the schema as well."""
+    wrong, right = REPLIES[step_format, "en"]
+    first = {"text": "Action: calculator\nAction Input: 634 - 330"}
+    first |= {"xml": "<action>calculator(634 - 330)</action>"}
+    first |= {"json": '{"action": "calculator", "action_input": "634 - 330"}'}
+    for answer, structured in ((right, Diff(metres=304)), (wrong, None)):
+        agent = CustomReActAgent(
+            script(first[step_format], answer).model,
+            tools,
+            response_format=Diff,
+            format=step_format,
+            max_iterations=1,
+            early_stopping_method="generate",
+        )
+        result = agent.invoke(QUESTION)
+        assert result["structured_response"] == structured
+        assert result["stop_reason"] == "max_iterations"
+        if structured is None:  # not the JSON asked for: the limit's message, not the answer
+            assert result["output"] == result["error"] != ""
+        else:
+            assert json.loads(result["output"]) == {"metres": 304}
+            assert result["error"] == ""
