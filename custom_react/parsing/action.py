@@ -64,8 +64,12 @@ _DATA_NAME_KEYS = frozenset({"name"})
 # first few such places are tried, so the reading stays linear.
 _CALL_START = re.compile(r"(?:^|(?<=[\s:：>`])|(?<=```json))(?=(?:\[\s*+)?+\{)", re.MULTILINE)
 _CALL_TRIES = 3
-# What opened the call, if anything: a fence, `<tool_call>` (`<minimax:tool_call>`), `<function_calls>`
-_OPENER = re.compile(r"(?:```[\w-]*+|<(?:[\w-]++:)?+tool_call>|<function_calls>)\s*+\Z")
+# What opened the call, if anything: a fence, `<tool_call>` (`<minimax:tool_call>`),
+# `<function_calls>`, DSML's `<｜DSML｜tool_calls>`
+_OPENER = re.compile(
+    r"(?:```[\w-]*+|<(?:[\w-]++:)?+tool_call>|<function_calls>|<｜++DSML｜++(?:tool|function)_calls>)"
+    r"\s*+\Z"
+)
 _WRAPPED_OBJECT = re.compile(r"[A-Za-z_][\w.]*+[ \t]*+\([ \t]*+\{")  # `SearchTool({...})`
 # `Action: Final Answer: 726 元`: a name, a colon and text on the Action line (the answer, when
 # the name is the final answer's).

@@ -21,6 +21,16 @@ that learned Claude's `<function_calls>` text) name both in attributes, inside t
     </invoke>
     </minimax:tool_call>
 
+DeepSeek V3.2 and V4 write the same tags with the prefix of their DSML markup, in
+`<｜DSML｜tool_calls>` (V3.2: `function_calls`; some servers double the full-width bars,
+`<｜｜DSML｜｜invoke ...>`), and mark each value `string="true"` (text) or `string="false"`
+(JSON: `15` is the number; a value that is not JSON stays text):
+
+    <｜DSML｜invoke name="read">
+    <｜DSML｜parameter name="path" string="true">notes.md</｜DSML｜parameter>
+    <｜DSML｜parameter name="limit" string="false">15</｜DSML｜parameter>
+    </｜DSML｜invoke>
+
 MiniCPM5 writes `<function name="search"><param name="query">rose</param></function>`, ByteDance
 Seed the same with `<parameter name="query" string="true">` in `<seed:tool_call>` (a tag may carry
 attributes beside its `name`, in any order; a namespaced `<tool_call>` is one); DeepSeek V4
@@ -31,13 +41,14 @@ server that does not turn them into provider tool calls (an old template, a pars
 hands them to the agent as text, sometimes flattened onto one line. `find_function_tags` reads the
 first such call: its name and each argument's value as text (one newline on each side removed,
 as the templates write them; a one-line value trimmed), or the JSON object it holds. Values stay
-text: the binding converts them to the tool's types (`arguments.py`), as it does for every other
-input. A missing closing
-tag is forgiven. Linear time: each search starts where the last one ended. Knows no tools.
+text unless their tag says `string="false"`: the binding converts them to the tool's types
+(`arguments.py`), as it does for every other input. A missing closing tag is forgiven. Linear
+time: each search starts where the last one ended. Knows no tools.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -48,7 +59,7 @@ from custom_react.parsing.json_repair import read_json_object
 @dataclass(frozen=True)
 class _TagForm:
     head: re.Pattern[str]  # the call's name, in its `name` group
-    end: str  # what closes the call
+    end: re.Pattern[str]  # what closes the call
     argument: re.Pattern[str]  # an argument's name (`name` group); its value starts after it
     value_end: re.Pattern[str]  # what ends a value: its closing tag (`close`), the next argument
 
@@ -57,6 +68,9 @@ class _TagForm:
 _QUOTED_NAME = r"(?P<q>[\"']?+)(?P<name>[^\"'<>\s]++)(?P=q)"
 # `<tool_call>` or a namespaced one (`<seed:tool_call>`, `<minimax:tool_call>`).
 _TOOL_CALL = r"(?:[\w-]++:)?+tool_call"
+_DSML = "｜++DSML｜++"  # DeepSeek's tag prefix, its full-width bars doubled by some servers
+# A parameter tag that says its value is not a string (DSML's, Seed's): the value is JSON.
+_NOT_STRING = re.compile(r"\sstring=[\"']?+false\b", re.IGNORECASE)
 
 
 def _named_tag(tags: str) -> re.Pattern[str]:
@@ -71,37 +85,43 @@ def _named_tag(tags: str) -> re.Pattern[str]:
 _FORMS = (
     _TagForm(  # Qwen3-Coder, Seed-OSS
         re.compile(r"<function=(?P<name>[^<>\s]++)[ \t]*+>"),
-        "</function>",
+        re.compile("</function>"),
         re.compile(r"<parameter=(?P<name>[^<>\s]++)[ \t]*+>"),
         re.compile(r"(?P<close></parameter>)|<parameter=|</function>|</" + _TOOL_CALL + ">"),
     ),
     _TagForm(  # GLM-4.5; a value whose opening `<arg_value>` was lost runs to its `</arg_value>`
         re.compile(r"<tool_call>\s*+(?P<name>[A-Za-z_][\w.-]*+)\s*+(?=<arg_key>|</tool_call>)"),
-        "</tool_call>",
+        re.compile("</tool_call>"),
         re.compile(r"<arg_key>\s*+(?P<name>[^<\s]++)\s*+</arg_key>(?:\s*+<arg_value>)?+"),
         re.compile(r"(?P<close></arg_value>)|<arg_key>|</tool_call>"),
     ),
     _TagForm(  # MiniMax-M2, Claude's `<function_calls>` as text
         _named_tag("invoke"),
-        "</invoke>",
+        re.compile("</invoke>"),
         _named_tag("parameter"),
         re.compile(r"(?P<close></parameter>)|<parameter\s|</invoke>"),
     ),
+    _TagForm(  # DeepSeek V3.2 and V4: MiniMax's tags with DSML's prefix
+        _named_tag(_DSML + "invoke"),
+        re.compile("</" + _DSML + "invoke>"),
+        _named_tag(_DSML + "parameter"),
+        re.compile(f"(?P<close></{_DSML}parameter>)|<{_DSML}parameter\\s|</{_DSML}invoke>"),
+    ),
     _TagForm(  # MiniCPM5 (`<param>`), ByteDance Seed (`<parameter ... string="true">`)
         _named_tag("function"),
-        "</function>",
+        re.compile("</function>"),
         _named_tag("param|parameter"),
         re.compile(r"(?P<close></param(?:eter)?+>)|<param(?:eter)?+\s|</function>"),
     ),
     _TagForm(  # the name an attribute of <tool_call>, the arguments JSON (DeepSeek V4)
         _named_tag("tool_call"),
-        "</tool_call>",
+        re.compile("</tool_call>"),
         _named_tag("parameter"),
         re.compile(r"(?P<close></parameter>)|<parameter\s|</tool_call>"),
     ),
     _TagForm(  # dspy-go's ReAct XML
         re.compile(r"(?:<action>\s*+)?+<tool_name>\s*+(?P<name>[^<>\s]++)\s*+</tool_name>"),
-        "</action>",
+        re.compile("</action>"),
         re.compile(r"<arg\s++key=" + _QUOTED_NAME + r"\s*+>"),
         re.compile(r"(?P<close></arg>)|<arg\s|</arguments>|</action>"),
     ),
@@ -114,14 +134,16 @@ def find_function_tags(text: str) -> tuple[int, str, dict[str, Any]] | None:
     if not found:
         return None
     head, form = min(found, key=lambda pair: pair[0].start())
-    end = text.find(form.end, head.end())
-    body = text[head.end() : end if end >= 0 else len(text)]
+    end = form.end.search(text, head.end())
+    body = text[head.end() : len(text) if end is None else end.start()]
     arguments: dict[str, Any] = {}
     position = 0
     while (argument := form.argument.search(body, position)) is not None:
         stop = form.value_end.search(body, argument.end())
         value_end = len(body) if stop is None else stop.start()
-        arguments.setdefault(argument["name"], _value(body[argument.end() : value_end]))
+        not_string = _NOT_STRING.search(argument[0]) is not None
+        value = _value(body[argument.end() : value_end], json_value=not_string)
+        arguments.setdefault(argument["name"], value)
         position = stop.end() if stop is not None and stop["close"] else value_end
     if not arguments and body.lstrip().startswith("{"):  # Llama's `<function=name>{...}`
         written = read_json_object(body, len(body) - len(body.lstrip()))
@@ -129,7 +151,16 @@ def find_function_tags(text: str) -> tuple[int, str, dict[str, Any]] | None:
     return head.start(), head["name"], arguments
 
 
-def _value(written: str) -> str:
-    """An argument's text: one newline off each side; a value of one line trimmed (blank lines too)."""
+def _value(written: str, *, json_value: bool = False) -> Any:
+    """An argument's text: one newline off each side; a value of one line trimmed (blank lines too).
+
+    A `json_value` (its tag said `string="false"`) is the JSON it holds; text that is not JSON
+    stays text.
+    """
     value = written.removeprefix("\n").removesuffix("\n")
+    if json_value:
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError):
+            pass
     return value if "\n" in value.strip() else value.strip()

@@ -104,6 +104,12 @@ _TAG_KINDS = {"tool": "action", "tool_input": "action_input", "final_answer": "f
 STEPS = ("action", "final_answer")
 _LIVE_KINDS = {"weak_answer": "final_answer"}
 """The section kinds that are a step; `weak_answer` is one only when a reply has neither."""
+# LangChain's conversational Thought, `Do I need to use a tool? Yes` (or `No`), as the whole reply,
+# its marker left out or garbled (`No I need to use a tool? No`): a Thought with no step after it.
+_SELF_QUESTION = re.compile(
+    r"(?i)[\s*_]*+(?:[\w']++[ \t]++){0,3}need[ \t]++to[ \t]++use[ \t]++a[ \t]++tool[ \t]*+\?"
+    r"[\s*_]*+(?:yes|no)[\s*_.!]*+"
+)
 
 
 @dataclass(frozen=True)
@@ -165,6 +171,8 @@ class _Scan:
 
 def split_sections(text: str) -> tuple[str, list[Section]]:
     """Split a reply into the text before any marker and its sections (see the module docstring)."""
+    if _SELF_QUESTION.fullmatch(text):  # the conversational template's Thought alone
+        return "", [Section("thought", text.strip())]
     scan = _Scan()
     scan.target = scan.preamble
     lines = text.rstrip().splitlines()

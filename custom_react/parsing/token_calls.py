@@ -9,6 +9,8 @@ object of its arguments after a marker:
     DeepSeek V3.1:  <｜tool▁call▁begin｜>search<｜tool▁sep｜>{...}<｜tool▁call▁end｜>
     DeepSeek V3:    <｜tool▁call▁begin｜>function<｜tool▁sep｜>search ```json {...} ```
     Kimi K2:        <|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{...}
+                    (with the begin tokens stripped, `search:0<|tool_call_argument_begin|>{...}`:
+                    the name and its index, then the argument token, are the evidence)
     gpt-oss:        to=functions.search<|channel|>commentary json<|message|>{...}
                     (the recipient may be written without `functions.`: `to=search`; with
                     the special tokens stripped: `commentary to=functions.search json{...}`,
@@ -18,18 +20,22 @@ object of its arguments after a marker:
                     quotes stripped, `call:write_file{content:hello,path:a.txt}` as the whole
                     reply or its own line: each unquoted value is text up to the next
                     top-level comma or brace, a part with no `key:` going on the value before)
+    FunctionGemma:  <start_function_call>call:search{query:<escape>rose<escape>}<end_function_call>
+                    (Gemma 4's call between other tokens, `<escape>` around each string)
     GLM-4-0414:     search
                     {"query": "rose"}
                     (no token at all: a name alone on the reply's first line, then the object;
                     a code fence's language word that lost its backticks, `json`, is no name)
 
 `find_token_call` reads the first one: `(where it starts, name, arguments)`. The arguments are read
-by `json_repair` (as every JSON input is); a call with no object after its marker has none. Knows
+by `json_repair` (as every JSON input is); a call with no object after its marker has none; a
+string between two quote tokens (`<|"|>`, `<escape>`) is text, whatever quotes it holds. Knows
 no tools. Linear time: one search per form, each bounded, and one scan of the object.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -45,8 +51,12 @@ _FORMS = [
         + r"(?:<｜tool▁sep｜>)?\s*+(?:```(?:json)?+\s*+)?"
     ),
     re.compile(
-        r"<\|tool_call_begin\|>\s*+(?:functions\.)?+(?P<name>[A-Za-z_][\w-]*+)(?::\d++)?+"
-        r"\s*+<\|tool_call_argument_begin\|>\s*+"
+        r"(?:<\|tool_calls_section_begin\|>\s*+)?+<\|tool_call_begin\|>\s*+(?:functions\.)?+"
+        r"(?P<name>[A-Za-z_][\w-]*+)(?::\d++)?+\s*+<\|tool_call_argument_begin\|>\s*+"
+    ),
+    re.compile(  # the same with its begin tokens stripped: `name:index`, then the argument token
+        r"(?<![\w.-])(?:functions\.)?+(?P<name>[A-Za-z_][\w-]*+):\d++\s*+"
+        r"<\|tool_call_argument_begin\|>\s*+"
     ),
     re.compile(  # the recipient, then a few bounded tokens (channel, constraint) to the message
         r"to=(?:functions\.)?+(?P<name>[A-Za-z_][\w-]*+)[^\n<]{0,80}"
@@ -56,8 +66,11 @@ _FORMS = [
         r"(?:(?:assistant)?+commentary[ \t]*+to=(?:functions\.)?+|to=functions\.)"
         r"(?P<name>[A-Za-z_][\w-]*+)[ \t]*+(?:<\|constrain\|>)?+(?:json|code)?+(?=\{)"
     ),
-    re.compile(r"<\|tool_call>[ \t]*+call:" + _NAME + r"[ \t]*+(?=\{)"),
 ]
+# Gemma 4's call and FunctionGemma's: their strings are quoted with tokens.
+_GEMMA_CALL = re.compile(
+    r"(?:<\|tool_call>|<start_function_call>)[ \t]*+call:" + _NAME + r"[ \t]*+(?=\{)"
+)
 # Gemma 4's call with its tokens stripped: `call:` opens a line, and the call ends it.
 _BARE_CALL = re.compile(r"^[ \t]*+call:" + _NAME + r"[ \t]*+(?=\{)", re.MULTILINE)
 _BARE_CALL_END = re.compile(r"[ \t]*+(?:<tool_call\|>|call:|$)", re.MULTILINE)
@@ -69,8 +82,10 @@ _NAME_LINE = re.compile(
     + r"[ \t]*+\n\s*+(?=\{)",
     re.IGNORECASE,
 )
-_FORMS += [_NAME_LINE, _BARE_CALL]
-_GEMMA_QUOTE = '<|"|>'
+_FORMS += [_GEMMA_CALL, _NAME_LINE, _BARE_CALL]
+# Gemma 4 quotes each string with `<|"|>`, FunctionGemma with `<escape>`; a lone one opens a string.
+_QUOTE_TOKENS = ('<|"|>', "<escape>")
+_QUOTED = re.compile(r'<\|"\|>(?P<gemma>.*?)<\|"\|>|<escape>(?P<escaped>.*?)<escape>', re.DOTALL)
 
 
 def find_token_call(text: str) -> tuple[int, str, dict[str, Any]] | None:
@@ -86,17 +101,33 @@ def _arguments(text: str, head: re.Match[str]) -> dict[str, Any] | None:
     """The arguments after a call's `head`, or None when the head turns out to open no call."""
     if head.re is _BARE_CALL:
         return _bare_call_arguments(text, head.end())
-    return _token_call_arguments(text[head.end() :], needs_object=head.re is _NAME_LINE)
+    written = text[head.end() :]
+    return _token_call_arguments(
+        written, needs_object=head.re is _NAME_LINE, quoted=head.re is _GEMMA_CALL
+    )
 
 
-def _token_call_arguments(written: str, *, needs_object: bool) -> dict[str, Any] | None:
-    """The JSON object opening `written` ({} without one; None if one `needs_object`)."""
-    if _GEMMA_QUOTE in written:  # Gemma 4 quotes strings with `<|"|>`
-        written = written.replace(_GEMMA_QUOTE, '"')
+def _token_call_arguments(
+    written: str, *, needs_object: bool, quoted: bool = False
+) -> dict[str, Any] | None:
+    """The JSON object opening `written` ({} without one; None if one `needs_object`).
+
+    With `quoted` (Gemma's), a string between two quote tokens is a JSON string of that text.
+    """
+    if quoted:
+        written = _QUOTED.sub(_json_string, written)
+        for token in _QUOTE_TOKENS:
+            written = written.replace(token, '"')
     value, _ = read_json_value(written)
     if needs_object and not isinstance(value, dict):  # a word, then no object: prose
         return None
     return value if isinstance(value, dict) else {}
+
+
+def _json_string(quoted: re.Match[str]) -> str:
+    """A string between two quote tokens, written as a JSON string."""
+    text = quoted["gemma"] if quoted["gemma"] is not None else quoted["escaped"]
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _bare_call_arguments(text: str, start: int) -> dict[str, Any] | None:
