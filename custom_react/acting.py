@@ -119,7 +119,7 @@ def act(
     if earlier is not None and metadata(tool).get("poll_interval"):
         yield sleeping(float(metadata(tool)["poll_interval"]))  # a job being polled: give it time
     # A call a person approved (a resumed pause) is not asked about again.
-    approve: Approve | None = (lambda name, args: True) if approved else toolbox.options.approve
+    approve: Approve | None = _already_approved if approved else toolbox.options.approve
     timeout = toolbox.timeout(tool, memory.elapsed)
     retries = toolbox.options.tool_retries
     for attempt in range(retries + 1):  # a tool that raised may be tried again (`tool_retries`)
@@ -128,8 +128,14 @@ def act(
         )
         if observed[1] != "error" or attempt == retries:
             return observed
+        approve = _already_approved  # it ran, so it was approved: a retry is not asked again
         yield sleeping(toolbox.options.tool_retry_delay * 2**attempt)  # then 2x, 4x, ...
     return observed
+
+
+def _already_approved(name: str, args: dict[str, Any]) -> bool:
+    """The answer for a call already approved: yes."""
+    return True
 
 
 def run_tool(

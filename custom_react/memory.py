@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 import uuid
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -30,8 +31,9 @@ from custom_react.pausing.state import resume_run, run_state
 from custom_react.pausing.store import ResumeRefused, RunStore, claimed_elsewhere
 from custom_react.prompts import message
 from custom_react.running.inputs import AgentInput, read_input
+from custom_react.scratchpad import sent_back
 from custom_react.settings import AgentSettings
-from custom_react.steps import Observe, Step, ToolStep, action_key
+from custom_react.steps import AnswerRejected, Observe, ParseFailure, Step, ToolStep, action_key
 
 StepT = TypeVar("StepT", bound=Step)
 RAN = ("ok", "error", "timed_out")
@@ -236,6 +238,12 @@ def open_run(
     else:
         question, chat_history = read_input(agent_input)
         thread = None if thread_id is None else str(thread_id)
+        if thread is not None and store is None:
+            warnings.warn(
+                "thread_id is ignored without checkpoint=: give the agent a store (SQLiteStore, "
+                "MemoryStore) for a thread's questions to see the earlier ones.",
+                stacklevel=2,
+            )
         if thread is not None and store is not None:
             chat_history = [*conversation(store.history(thread)), *chat_history]
         memory = RunMemory(question, chat_history, thread_id=thread)
@@ -255,8 +263,16 @@ def conversation(history: Sequence[tuple[str, str]]) -> list[BaseMessage]:
 
 
 def to_messages(steps: Sequence[Step], observe: Observe = str) -> list[BaseMessage]:
-    """The steps as LangChain messages, each record's own (`ToolStep.to_messages`, ...)."""
-    return [message for step in steps for message in step.to_messages(observe)]
+    """The steps as LangChain messages, each record's own (`ToolStep.to_messages`, ...).
+
+    A reply the run sent back (a format error, an answer a check refused) and the user turn
+    that said why are marked `FORMAT_ERROR`, so a conversation's history leaves them out.
+    """
+    return [
+        sent_back(message) if isinstance(step, ParseFailure | AnswerRejected) else message
+        for step in steps
+        for message in step.to_messages(observe)
+    ]
 
 
 def to_intermediate_steps(steps: Sequence[Step]) -> list[tuple[AgentAction, str]]:

@@ -25,6 +25,9 @@ from custom_react.parsing.markers import MARKERS
 from custom_react.parsing.thinking import strip_think
 from custom_react.steps import REACT_LOG, Exchange, Observe, Step
 
+FORMAT_ERROR = "react_format_error"
+"""The `response_metadata` key marking a reply the run sent back (it broke the format, or a check
+refused its answer) and the user turn that said why: steps, not the conversation."""
 OBSERVATION_PREFIX = MARKERS["observation"] + ": "
 TEXT_CUE = MARKERS["thought"] + ": "
 """Where the transcript ends: with the space, as the legacy prompt ends."""
@@ -87,15 +90,28 @@ def readable_history(history: Sequence[BaseMessage]) -> list[BaseMessage]:
     """The chat history as a text-ReAct model reads it: its turns, without provider tool calls.
 
     An earlier run's tool steps (an `AIMessage` with tool calls, the `ToolMessage`s answering
-    them) stay out, as a thread's earlier runs keep theirs: the model reads the questions and
-    the answers. So `{"messages": result["messages"] + [follow_up]}` goes on a conversation.
+    them) and what it sent back (`FORMAT_ERROR`) stay out, as a thread's earlier runs keep theirs:
+    the model reads the questions and the answers. A tool result that ends a turn is that turn's
+    answer (`return_direct`). So `{"messages": result["messages"] + [follow_up]}` goes on.
     """
-    return [
-        message
-        for message in history
-        if not isinstance(message, ToolMessage)
-        and not (isinstance(message, AIMessage) and message.tool_calls)
-    ]
+    readable: list[BaseMessage] = []
+    for number, message in enumerate(history):
+        after = history[number + 1] if number + 1 < len(history) else None
+        if isinstance(message, ToolMessage) and not isinstance(after, AIMessage | ToolMessage):
+            readable.append(AIMessage(content=message.text))  # a tool's answer ended the turn
+        elif not (
+            isinstance(message, ToolMessage)
+            or (isinstance(message, AIMessage) and message.tool_calls)
+            or message.response_metadata.get(FORMAT_ERROR)
+        ):
+            readable.append(message)
+    return readable
+
+
+def sent_back(message: BaseMessage) -> BaseMessage:
+    """`message` marked `FORMAT_ERROR`: a reply the run sent back, or the turn that said why."""
+    marked = {**message.response_metadata, FORMAT_ERROR: True}
+    return message.model_copy(update={"response_metadata": marked})
 
 
 def message_exchanges(messages: Sequence[BaseMessage]) -> list[Exchange]:

@@ -85,7 +85,9 @@ class AnswerSchema:
         value, problems = self._validate(data, messages)
         if problems:
             raise AnswerInvalid(messages["answer_invalid"].format(problems="; ".join(problems)))
-        shown = value.model_dump(mode="json") if isinstance(value, BaseModel) else data
+        shown = (
+            value.model_dump(mode="json", by_alias=True) if isinstance(value, BaseModel) else data
+        )
         return value, json.dumps(shown, ensure_ascii=False)
 
     def _validate(self, data: dict[str, Any], messages: dict[str, str]) -> tuple[Any, list[str]]:

@@ -63,7 +63,7 @@ from custom_react.integrations.react_messages import (
 )
 from custom_react.parser import Action, ParseError, parse_step
 from custom_react.prompts import check_language, message
-from custom_react.running.model_call import was_cut_off
+from custom_react.running.model_call import rejects_stop, was_cut_off
 from custom_react.running.options import check_types
 from custom_react.scratchpad import render_transcript
 from custom_react.steps import REACT_LOG
@@ -107,6 +107,8 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         self.language = check_language(language)
         self.examples = examples
         self.max_failures = max_consecutive_parse_failures
+        self.send_stop = True
+        """False once the model rejected `stop` (`ask`)."""
 
     @hook_config(can_jump_to=["model"])
     def after_model(self, state: Any, runtime: Runtime[Any]) -> dict[str, Any] | None:
@@ -129,9 +131,9 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         """Ask the model in text ReAct, then turn its reply into a tool call or the answer."""
         tools = request_tools(request)
         schema = answer_schema(request)
-        reply = handler(self.text_request(request, tools, schema)).result[-1]
+        reply = self.ask(handler, self.text_request(request, tools, schema))
         if self.stopped_after_thought(reply):  # shown its Thought, the model goes on (once)
-            more = handler(self.text_request(request, tools, schema, reply.text)).result[-1]
+            more = self.ask(handler, self.text_request(request, tools, schema, reply.text))
             reply = gone_on(reply, more)
         return self.read_reply(reply, tools, schema)
 
@@ -141,11 +143,39 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         """`wrap_model_call` under `ainvoke` / `astream`."""
         tools = request_tools(request)
         schema = answer_schema(request)
-        reply = (await handler(self.text_request(request, tools, schema))).result[-1]
+        reply = await self.aask(handler, self.text_request(request, tools, schema))
         if self.stopped_after_thought(reply):
-            more = (await handler(self.text_request(request, tools, schema, reply.text))).result[-1]
+            more = await self.aask(handler, self.text_request(request, tools, schema, reply.text))
             reply = gone_on(reply, more)
         return self.read_reply(reply, tools, schema)
+
+    def ask(
+        self, handler: Callable[[ModelRequest], ModelResponse], request: ModelRequest
+    ) -> BaseMessage:
+        """The model's reply; a model that rejects `stop` is asked again without it.
+
+        It is never sent `stop` again, as in `CustomReActAgent`: the parser cuts made-up
+        observations itself.
+        """
+        try:
+            return handler(request).result[-1]
+        except Exception as error:
+            if not (self.send_stop and rejects_stop(error)):
+                raise
+        self.send_stop = False
+        return handler(without_stop(request)).result[-1]
+
+    async def aask(
+        self, handler: Callable[[ModelRequest], Awaitable[ModelResponse]], request: ModelRequest
+    ) -> BaseMessage:
+        """`ask` under `ainvoke` / `astream`."""
+        try:
+            return (await handler(request)).result[-1]
+        except Exception as error:
+            if not (self.send_stop and rejects_stop(error)):
+                raise
+        self.send_stop = False
+        return (await handler(without_stop(request))).result[-1]
 
     def stopped_after_thought(self, reply: BaseMessage) -> bool:
         """Whether the reply is a Thought and nothing after it, not cut off (as in `agent.py`)."""
@@ -186,6 +216,8 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         given = f"{request.system_message.text}\n\n" if request.system_message is not None else ""
         system = SystemMessage(given + system.text)
         settings = {**request.model_settings, "stop": list(self.step_format.stop)}
+        if not self.send_stop:
+            settings.pop("stop")
         return request.override(
             messages=cast(list[AnyMessage], turns),
             system_message=system,
@@ -250,3 +282,9 @@ def answer_schema(request: ModelRequest) -> AnswerSchema | None:
 def request_tools(request: ModelRequest) -> list[BaseTool]:
     """The tools the model may call: the agent's (and other middleware's)."""
     return [t for t in request.tools if isinstance(t, BaseTool)]
+
+
+def without_stop(request: ModelRequest) -> ModelRequest:
+    """The same request without the `stop` setting, for a model that rejects it."""
+    settings = {key: value for key, value in request.model_settings.items() if key != "stop"}
+    return request.override(model_settings=settings)

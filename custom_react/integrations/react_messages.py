@@ -21,11 +21,9 @@ from langchain_core.messages.tool import ToolCall
 
 from custom_react.parsing.thinking import strip_think
 from custom_react.running.model_call import continued
-from custom_react.scratchpad import message_exchanges
+from custom_react.scratchpad import FORMAT_ERROR, message_exchanges
 from custom_react.steps import Exchange
 
-FORMAT_ERROR = "react_format_error"
-"""The `response_metadata` key marking a reply that broke the format, and the error after it."""
 STOPPED = "react_stop_reason"
 """The `response_metadata` key of the message that ends a run at a limit (`stopped`): not an
 answer, as LangChain's model-call limit ends a run with a message of its own."""

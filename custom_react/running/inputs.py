@@ -1,19 +1,24 @@
 """What the agent takes: a question, `{"input": ..., "chat_history": [...]}`, or `{"messages": [...]}`.
 
 `read_input` turns a new run's input into its question and chat history, in the legacy
-`AgentExecutor` shape or LangChain 1.x's (`create_agent`'s `{"messages": [...]}`); a resume
-(`{"resume": ...}`) is read by `pausing.state`.
+`AgentExecutor` shape or LangChain 1.x's (`create_agent`'s `{"messages": [...]}`), or what a chat
+model takes (a prompt value, so `prompt | agent` works; a message or a list of them); a resume
+(`{"resume": ...}`) is read by `pausing.state`. The question is text: a message's text blocks, one
+per line; an image or other block is left out, with a warning.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, convert_to_messages
+from langchain_core.prompt_values import PromptValue
 
-AgentInput = str | dict[str, Any]
+AgentInput = str | dict[str, Any] | PromptValue | BaseMessage | list[Any]
 """What the agent takes: a question, `{"input": question, "chat_history": [...]}`,
-`{"messages": [...]}`, or a resume (`{"resume": state_or_run_id, "decision": ...}`)."""
+`{"messages": [...]}`, a prompt value, a message or a list of them, or a resume (`{"resume":
+state_or_run_id, "decision": ...}`)."""
 
 
 def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
@@ -35,12 +40,16 @@ def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
 def _question_and_history(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
     if isinstance(agent_input, str):
         return agent_input, []
+    if isinstance(agent_input, PromptValue):  # `prompt | agent`
+        return from_messages(agent_input.to_messages())
+    if isinstance(agent_input, BaseMessage | list | tuple):  # what a chat model takes
+        return from_messages([agent_input] if isinstance(agent_input, BaseMessage) else agent_input)
     if isinstance(agent_input, dict) and "messages" in agent_input and "input" not in agent_input:
         return from_messages(agent_input["messages"])
     if not isinstance(agent_input, dict) or not isinstance(agent_input.get("input"), str):
         raise TypeError(
-            'The agent takes a question string, {"input": "<question>"} or '
-            '{"messages": [("user", "<question>")]}.'
+            'The agent takes a question string, {"input": "<question>"}, '
+            '{"messages": [("user", "<question>")]}, a prompt value or a list of messages.'
         )
     history = agent_input.get("chat_history") or []
     if not isinstance(history, list | tuple):
@@ -60,4 +69,21 @@ def from_messages(given: Any) -> tuple[str, list[BaseMessage]]:
     asked = [i for i, message in enumerate(messages) if isinstance(message, HumanMessage)]
     if not asked:
         raise TypeError("messages holds no human message: the last one is the question.")
-    return messages[asked[-1]].text, messages[: asked[-1]]
+    return question_text(messages[asked[-1]]), messages[: asked[-1]]
+
+
+def question_text(message: BaseMessage) -> str:
+    """A message's text: its text blocks, one per line.
+
+    Other blocks (an image, audio) are left out, with a warning: a text-ReAct model reads text.
+    """
+    if isinstance(message.content, str):
+        return message.content
+    blocks = [{"type": "text", "text": b} if isinstance(b, str) else b for b in message.content]
+    texts = [str(block.get("text", "")) for block in blocks if block.get("type") == "text"]
+    if left_out := [str(block.get("type")) for block in blocks if block.get("type") != "text"]:
+        warnings.warn(
+            f"The question's {', '.join(left_out)} content is left out: the agent reads text only.",
+            stacklevel=2,
+        )
+    return "\n".join(texts)

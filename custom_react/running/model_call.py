@@ -14,6 +14,7 @@ Errors that are bugs (a wrong argument type, say) are not caught here.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -109,14 +110,14 @@ class ModelCaller:
 def as_reply(reply: object) -> AIMessage:
     """The model's reply as an `AIMessage`, whatever shape the model gave it in.
 
-    A message's content; the text a completion model (`BaseLLM`) or a chain ending in
-    `StrOutputParser` returns.
+    A message's content (a native tool call written into it: `calls_as_text`); the text a
+    completion model (`BaseLLM`) or a chain ending in `StrOutputParser` returns.
 
     Raises:
         TypeError: Something else came back: what the agent needs from the model instead.
     """
     if isinstance(reply, AIMessage):
-        return reply
+        return calls_as_text(reply) if reply.tool_calls else reply
     if isinstance(reply, BaseMessage):
         return AIMessage(content=reply.content)
     if isinstance(reply, str):
@@ -125,6 +126,19 @@ def as_reply(reply: object) -> AIMessage:
         f"The model returned {type(reply).__name__} ({reply!r:.80}), not a message or text: "
         "give the agent a chat model, or a Runnable that returns its AIMessage or a string."
     )
+
+
+def calls_as_text(reply: AIMessage) -> AIMessage:
+    """A reply with a native tool call (a model bound to tools) as text.
+
+    Its first call is written after its words as the JSON call every step format reads
+    (`{"name": ..., "arguments": ...}`): the loop runs one step per reply, and never sends the
+    model provider tool calls.
+    """
+    first = reply.tool_calls[0]
+    call = json.dumps({"name": first["name"], "arguments": first["args"]}, ensure_ascii=False)
+    text = f"{reply.text.rstrip()}\n{call}".lstrip()
+    return reply.model_copy(update={"content": text, "tool_calls": [], "tool_call_chunks": []})
 
 
 def continued(unfinished: str, reply: AIMessage) -> AIMessage:

@@ -1,7 +1,7 @@
 """What a tool returned, as the text the model reads: its content as text, cut with a marker.
 
 `observation_text` turns whatever a tool returns into the Observation's text (a message's
-content, MCP's content blocks, JSON); `truncate` is the project's one cut of a long text, with a
+content, MCP's content blocks, a `Command`'s messages, JSON); `truncate` is the project's one cut of a long text, with a
 visible marker saying how much went, used by the agent's `max_observation_chars` and by the
 bundled tools' output limits alike, so the model learns one marker.
 """
@@ -9,6 +9,7 @@ bundled tools' output limits alike, so the model learns one marker.
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 from custom_react.prompts import load_messages, message
@@ -24,6 +25,8 @@ def observation_text(result: Any, language: str = "en") -> str:
     their text, one per line, with a placeholder for an image, audio or file; other values as
     JSON when they can be written so.
     """
+    if type(result).__name__ == "Command" and isinstance(getattr(result, "update", None), dict):
+        return _command_text(result.update, language)  # LangGraph's Command, made for a graph
     content = getattr(result, "content", result)
     if isinstance(content, str):
         return content
@@ -33,6 +36,22 @@ def observation_text(result: Any, language: str = "en") -> str:
         return json.dumps(content, ensure_ascii=False)
     except (TypeError, ValueError):
         return str(content)
+
+
+def _command_text(update: dict[str, Any], language: str) -> str:
+    """A `Command`'s messages as the Observation.
+
+    The rest of its update has no graph state to go to, and a warning says so.
+    """
+    if rest := sorted(str(key) for key in update if key != "messages"):
+        warnings.warn(
+            f"A tool returned a Command updating {', '.join(rest)}: the agent has no graph state, "
+            "so only the Command's messages reach the model (use the tool in create_agent).",
+            stacklevel=2,
+        )
+    messages = update.get("messages") or []
+    shown = [observation_text(m, language) for m in messages if hasattr(m, "content")]
+    return "\n".join(shown) or json.dumps(update, ensure_ascii=False, default=str)
 
 
 def _block_text(block: str | dict[str, Any], language: str) -> str:

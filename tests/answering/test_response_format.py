@@ -222,3 +222,17 @@ def test_an_answer_generated_at_a_limit_is_held_to_the_schema(script, tools, ste
         else:
             assert json.loads(result["output"]) == {"metres": 304}
             assert result["error"] == ""
+
+
+def test_the_output_writes_a_field_by_its_alias_as_the_schema_asks(script):
+    """The prompt shows the schema's names (the aliases); the output JSON reads back with it."""
+    from pydantic import Field
+
+    class Answer(BaseModel):
+        item_name: str = Field(alias="item")
+        yuan: float
+
+    model = script('Final Answer: {"item": "rose", "yuan": 1.05}')
+    result = CustomReActAgent(model.model, [], response_format=Answer).invoke("rose?")
+    assert json.loads(result["output"]) == {"item": "rose", "yuan": 1.05}
+    assert Answer.model_validate_json(result["output"]) == result["structured_response"]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
-from langchain_core.tools import StructuredTool, ToolException, tool
+from langchain_core.messages import ToolMessage
+from langchain_core.tools import InjectedToolCallId, StructuredTool, ToolException, tool
+from langgraph.types import Command
 
+from custom_react import CustomReActAgent
 from custom_react.acting import run_tool as run_tool_steps
 from custom_react.arguments import tool_arguments
 from custom_react.running.calls import Loop
@@ -222,3 +225,18 @@ def test_truncate_never_goes_over_its_limit(size):
 def test_truncate_refuses_a_limit_too_small_for_its_marker():
     with pytest.raises(ValueError, match="at least 40"):
         truncate("x" * 100, 10)
+
+
+def test_a_command_s_messages_are_the_observation_and_its_state_update_is_warned_of(script):
+    """A tool made for a graph returns LangGraph's `Command`: the agent has no graph state."""
+
+    @tool
+    def set_name(name: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
+        """Remember the user's name."""
+        saved = ToolMessage(f"Saved the name {name}.", tool_call_id=tool_call_id)
+        return Command(update={"user_name": name, "messages": [saved]})
+
+    model = script("Action: set_name\nAction Input: Ada", "Final Answer: ok")
+    with pytest.warns(UserWarning, match="Command updating user_name: the agent has no graph"):
+        result = CustomReActAgent(model.model, [set_name]).invoke("My name is Ada")
+    assert result["intermediate_steps"][0][1] == "Saved the name Ada."

@@ -488,3 +488,21 @@ def test_real_terminal_tool_runs_once_approved(script, tmp_path):
     CustomReActAgent(model.model, [terminal], approve=approve).invoke("q")
     assert (tmp_path / "made.txt").exists()
     assert asked == [("run_terminal_command", {"command": "touch made.txt"})]
+
+
+@pytest.mark.parametrize("step_format", ["text", "xml", "json"])
+@pytest.mark.parametrize("words", ["Let me compute that.", ""])
+def test_a_native_tool_call_in_a_reply_is_its_step(script, tools, calls, step_format, words):
+    """A model bound to tools (`llm.bind_tools(...)`) answers with a provider tool call."""
+    call = {
+        "name": "calculator",
+        "args": {"expression": "17 * 23"},
+        "id": "c1",
+        "type": "tool_call",
+    }
+    final = {"text": "Final Answer: 391", "xml": "<final_answer>391</final_answer>"}
+    final["json"] = '{"final_answer": "391"}'
+    model = script(AIMessage(content=words, tool_calls=[call]), final[step_format])
+    result = CustomReActAgent(model.model, tools, format=step_format).invoke("17 * 23?")
+    assert calls.calls == [("calculator", "17 * 23")] and result["output"] == "391"
+    assert "tool_calls" not in str(model.prompts[1])  # the transcript holds it as text

@@ -211,6 +211,23 @@ def test_retries_that_run_out_leave_the_error_as_the_observation(script: Any) ->
     assert "the price service is busy" in result["intermediate_steps"][0][1]
 
 
+def test_a_retry_of_an_approved_call_is_not_asked_about_again(script: Any) -> None:
+    ran: list[str] = []
+    asked: list[tuple[str, Any]] = []
+    quote = flaky(2, ran)
+    quote.metadata = {"requires_approval": True}
+    model = script("Action: quote\nAction Input: rose", "Final Answer: 1.2 yuan")
+    agent = CustomReActAgent(
+        model.model,
+        [quote],
+        tool_retries=2,
+        tool_retry_delay=0,
+        approve=lambda name, args: asked.append((name, args)) or True,
+    )
+    agent.invoke("Price of a rose?")
+    assert ran == ["rose"] * 3 and asked == [("quote", {"item": "rose"})]
+
+
 def test_a_transient_failure_can_be_tried_again_by_the_model(script: Any) -> None:
     ran: list[str] = []
     model = script(

@@ -105,3 +105,34 @@ def test_result_messages_go_on_the_conversation_as_create_agent_s_do(
     history = model.prompts[-1][1:-1]
     assert [m.text for m in history] == ["2 + 2?", "4"]
     assert not any(m.type == "tool" or getattr(m, "tool_calls", None) for m in model.prompts[-1])
+
+
+def test_a_prompt_value_a_message_or_a_list_of_them_is_an_input(script: Any) -> None:
+    """What a chat model takes, the agent takes: so `prompt | agent` works."""
+    from langchain_core.prompts import ChatPromptTemplate
+
+    prompt = ChatPromptTemplate.from_messages([("system", "Be brief."), ("human", "{q}")])
+    for given in (
+        prompt.invoke({"q": "Capital of France?"}),
+        HumanMessage("Capital of France?"),
+        [SystemMessage("Be brief."), HumanMessage("Capital of France?")],
+    ):
+        model = script("Final Answer: Paris")
+        assert CustomReActAgent(model.model, []).invoke(given)["output"] == "Paris"
+        assert "Question: Capital of France?" in model.prompts[0][-1].content
+    chained = prompt | CustomReActAgent(script("Final Answer: Paris").model, [])
+    assert chained.invoke({"q": "Capital of France?"})["output"] == "Paris"
+
+
+def test_a_question_s_text_blocks_are_read_and_an_image_is_left_out_with_a_warning(
+    script: Any,
+) -> None:
+    model = script("Final Answer: a cat", "Final Answer: same")
+    agent = CustomReActAgent(model.model, [])
+    image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
+    with pytest.warns(UserWarning, match="image_url content is left out"):
+        agent.invoke({"messages": [HumanMessage([{"type": "text", "text": "What is it?"}, image])]})
+    parts = [{"type": "text", "text": "Compare part one"}, {"type": "text", "text": "part two."}]
+    assert agent.invoke({"messages": [HumanMessage(parts)]})["input"] == (
+        "Compare part one\npart two."
+    )

@@ -111,3 +111,44 @@ def test_the_xml_and_json_formats_explain_themselves_in_chinese(
     expected = load_messages("zh")[key].split("{")[0]
     assert failure.error.startswith(expected) and CJK.search(failure.error)
     assert get_format(step_format).render_observation(failure.error) in model.prompts[1][-1].text
+
+
+def test_a_follow_up_reads_the_answers_and_not_what_the_run_sent_back(script, tools):
+    """`{"messages": [*result["messages"], follow_up]}`: the model reads questions and answers."""
+    from custom_react import grounded_numbers
+
+    first = script(
+        "Final Answer: 46.75",
+        "Action: calculator\nAction Input: 15 * 3.1",
+        "Final Answer: 46.5",
+    )
+    agent = CustomReActAgent(first.model, tools, final_answer_checks=[grounded_numbers])
+    messages = agent.invoke("15 roses at 3.10?")["messages"]
+    # an input with no action: a format error, then the answer
+    second = script("Thought: again\nAction Input: 46.5", "Final Answer: 46.5 dollars")
+    given = {"messages": [*messages, ("user", "Say it again.")]}
+    messages = CustomReActAgent(second.model, tools).invoke(given)["messages"]
+    follow_up = script("Final Answer: ok")
+    CustomReActAgent(follow_up.model, []).invoke({"messages": [*messages, ("user", "Thanks")]})
+    read = [(type(m).__name__, m.text) for m in follow_up.prompts[0][1:-1]]
+    assert read == [
+        ("HumanMessage", "15 roses at 3.10?"),
+        ("AIMessage", "46.5"),
+        ("HumanMessage", "Say it again."),
+        ("AIMessage", "46.5 dollars"),
+    ]
+
+
+def test_a_follow_up_reads_the_answer_a_tool_returned(script):
+    @tool(return_direct=True)
+    def lookup(query: str) -> str:
+        """Look up a door code."""
+        return "The code is 4711."
+
+    agent = CustomReActAgent(script("Action: lookup\nAction Input: door").model, [lookup])
+    result = agent.invoke("Door code?")
+    follow_up = script("Final Answer: 4711")
+    given = {"messages": [*result["messages"], ("user", "Repeat it.")]}
+    CustomReActAgent(follow_up.model, []).invoke(given)
+    read = [(type(m).__name__, m.text) for m in follow_up.prompts[0][1:-1]]
+    assert read == [("HumanMessage", "Door code?"), ("AIMessage", "The code is 4711.")]

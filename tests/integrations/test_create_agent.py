@@ -450,3 +450,17 @@ def test_a_step_that_runs_resets_the_middleware_s_count(
     model = script(broken, broken, step, broken, broken, "Final Answer: 1.2 yuan")
     agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
     assert run(agent)[-1].text == "1.2 yuan"
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke"])
+def test_a_model_that_rejects_stop_is_asked_again_without_it(
+    script: Callable[..., Script], tools: list[BaseTool], calls: Calls, way: str
+) -> None:
+    """As `CustomReActAgent` does: a reasoning model that takes no `stop` still runs the loop."""
+    model = script(ACTION, "Final Answer: 391", rejects_stop=True)
+    middleware = TextReActMiddleware()
+    agent = create_agent(model.model, tools, middleware=[middleware])
+    given = {"messages": [HumanMessage("What is 17 * 23?")]}
+    state = agent.invoke(given) if way == "invoke" else asyncio.run(agent.ainvoke(given))
+    assert state["messages"][-1].text == "391" and calls.calls == [("calculator", "17 * 23")]
+    assert middleware.send_stop is False

@@ -90,9 +90,11 @@ def test_the_history_is_cut_oldest_first_to_fit_the_token_budget(script):
 
 def test_a_thread_id_without_a_store_keeps_nothing(script):
     model = script("Final Answer: hi")
-    CustomReActAgent(model.model, []).invoke("hello", thread("t1"))
+    with pytest.warns(UserWarning, match="thread_id is ignored without checkpoint="):
+        CustomReActAgent(model.model, []).invoke("hello", thread("t1"))
     again = script("Final Answer: hi")
-    CustomReActAgent(again.model, []).invoke("hello again", thread("t1"))
+    with pytest.warns(UserWarning, match="give the agent a store"):
+        CustomReActAgent(again.model, []).invoke("hello again", thread("t1"))
     assert turns(again.prompts[0]) == []
 
 
