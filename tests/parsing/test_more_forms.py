@@ -12,7 +12,7 @@ import pytest
 from langchain_core.tools import tool
 
 from custom_react.arguments import bind_arguments
-from tests.parsing.test_parser import Act, Final, check, parse_or_error, variants
+from tests.parsing.test_parser import Act, Final, check, kind_params, parse_or_error, variants
 
 # MiniCPM5's call: `<function name=...>` with `<param name=...>` tags, bare or after prose.
 MINICPM_TAGS = [
@@ -178,11 +178,7 @@ KINDS = {
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [
-        pytest.param(*case.values, id=f"{kind}: {case.id}")
-        for kind, table in KINDS.items()
-        for case in table
-    ],
+    kind_params(KINDS),
 )
 def test_kind(text: str, expected: Act | Final) -> None:
     check(parse_or_error(text), expected)

@@ -115,6 +115,15 @@ def variants(
     return params
 
 
+def kind_params(kinds: dict[str, list[Any]]) -> list[Any]:
+    """Every case of every kind's table, each named by its kind: a test of a table of kinds."""
+    return [
+        pytest.param(*case.values, id=f"{kind}: {case.id}")
+        for kind, table in kinds.items()
+        for case in table
+    ]
+
+
 ACTION = "Thought: {t}\nAction: search\nAction Input: {q}"
 SEARCH = Act("search", "{q}", "{t}")
 SEARCH_ANY_THOUGHT = Act("search", "{q}")

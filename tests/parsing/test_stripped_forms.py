@@ -16,7 +16,7 @@ import pytest
 from custom_react.parsing.function_tags import find_function_tags
 from custom_react.parsing.thinking import strip_channels
 from custom_react.parsing.token_calls import find_token_call
-from tests.parsing.test_parser import Act, Final, check, parse_or_error, variants
+from tests.parsing.test_parser import Act, Final, check, kind_params, parse_or_error, variants
 
 # gpt-oss's channels with the tokens stripped: the channel name glued to `assistant` is the joint.
 HARMONY = [
@@ -136,11 +136,7 @@ KINDS = {
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [
-        pytest.param(*case.values, id=f"{kind}: {case.id}")
-        for kind, table in KINDS.items()
-        for case in table
-    ],
+    kind_params(KINDS),
 )
 def test_kind(text: str, expected: Act | Final) -> None:
     check(parse_or_error(text), expected)

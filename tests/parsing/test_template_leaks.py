@@ -18,7 +18,15 @@ from custom_react.parser import ParseError, parse_llm_response
 from custom_react.parsing.function_tags import find_function_tags
 from custom_react.parsing.thinking import strip_think
 from custom_react.parsing.token_calls import find_token_call
-from tests.parsing.test_parser import Act, Error, Final, check, parse_or_error, variants
+from tests.parsing.test_parser import (
+    Act,
+    Error,
+    Final,
+    check,
+    kind_params,
+    parse_or_error,
+    variants,
+)
 
 # FunctionGemma: `call:name{...}` between its own tokens, strings between `<escape>` tokens.
 FUNCTIONGEMMA = [
@@ -193,11 +201,7 @@ KINDS = {
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [
-        pytest.param(*case.values, id=f"{kind}: {case.id}")
-        for kind, table in KINDS.items()
-        for case in table
-    ],
+    kind_params(KINDS),
 )
 def test_kind(text: str, expected: Act | Final | Error) -> None:
     check(parse_or_error(text), expected)

@@ -17,7 +17,15 @@ from typing import Any
 import pytest
 
 from bench.parser_robustness import case_tools, load_cases, normalize, ours
-from tests.parsing.test_parser import Act, Error, Final, check, parse_or_error, variants
+from tests.parsing.test_parser import (
+    Act,
+    Error,
+    Final,
+    check,
+    kind_params,
+    parse_or_error,
+    variants,
+)
 
 WILD = Path(__file__).resolve().parents[2] / "bench" / "parser_replies_wild.jsonl"
 CASES = load_cases(WILD)
@@ -256,11 +264,7 @@ KINDS = {
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [
-        pytest.param(*case.values, id=f"{kind}: {case.id}")
-        for kind, table in KINDS.items()
-        for case in table
-    ],
+    kind_params(KINDS),
 )
 def test_kind(text: str, expected: Act | Final | Error) -> None:
     check(parse_or_error(text), expected)
