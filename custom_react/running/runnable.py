@@ -242,18 +242,24 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         self, input: AgentInput, config: RunnableConfig | None = None
     ) -> Iterator[str]:
         """Only the Final Answer's text, as the model writes it (`answer_stream`)."""
-        # An answer a schema or a check may send back streams once it is accepted.
-        live = getattr(getattr(self, "answers", None), "as_written", True)
-        written = getattr(getattr(self, "format", None), "answer_so_far", answer_so_far)
-        return final_answer_tokens(self.stream(input, config, stream_tokens=True), live, written)
+        events = self.stream(input, config, stream_tokens=True)
+        return final_answer_tokens(events, *self._answer_reading())
 
     def astream_final_answer(
         self, input: AgentInput, config: RunnableConfig | None = None
     ) -> AsyncIterator[str]:
         """Async `stream_final_answer`."""
+        events = self.astream(input, config, stream_tokens=True)
+        return afinal_answer_tokens(events, *self._answer_reading())
+
+    def _answer_reading(self) -> tuple[bool, Callable[[str], str]]:
+        """`(live, written)` for the answer stream.
+
+        Live unless a schema or a check may send an answer back (then it streams once accepted);
+        `written` is how the step format finds the answer in a reply so far.
+        """
         live = getattr(getattr(self, "answers", None), "as_written", True)
-        written = getattr(getattr(self, "format", None), "answer_so_far", answer_so_far)
-        return afinal_answer_tokens(self.astream(input, config, stream_tokens=True), live, written)
+        return live, getattr(getattr(self, "format", None), "answer_so_far", answer_so_far)
 
 
 def warn_ignored(method: str, kwargs: dict[str, Any]) -> None:
