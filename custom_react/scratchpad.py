@@ -102,10 +102,15 @@ def readable_history(history: Sequence[BaseMessage]) -> list[BaseMessage]:
         elif not (
             isinstance(message, ToolMessage)
             or (isinstance(message, AIMessage) and message.tool_calls)
-            or message.response_metadata.get(FORMAT_ERROR)
+            or is_format_error(message)
         ):
             readable.append(message)
     return readable
+
+
+def is_format_error(message: BaseMessage) -> bool:
+    """A reply the run sent back, or the turn that said why (`sent_back`)."""
+    return bool(message.response_metadata.get(FORMAT_ERROR))
 
 
 def sent_back(message: BaseMessage) -> BaseMessage:

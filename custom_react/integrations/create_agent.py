@@ -55,7 +55,6 @@ from custom_react.integrations.react_messages import (
     format_error,
     gone_on,
     is_conversation,
-    is_format_error,
     last_human,
     step_exchanges,
     stopped,
@@ -65,7 +64,7 @@ from custom_react.parser import Action, ParseError, parse_step
 from custom_react.prompts import check_language, message
 from custom_react.running.model_call import rejects_stop, was_cut_off
 from custom_react.running.options import check_types
-from custom_react.scratchpad import render_transcript
+from custom_react.scratchpad import is_format_error, render_transcript
 from custom_react.steps import REACT_LOG
 from custom_react.toolbox import resolve_call
 

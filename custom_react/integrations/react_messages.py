@@ -2,7 +2,7 @@
 
 A step that calls a tool is the reply with one `tool_calls` entry (`with_call`); a reply that
 broke the format is kept as written with a user turn holding the error, both marked
-`FORMAT_ERROR` (`format_error`, `failures_in_a_row`), and the run that had too many of them
+`scratchpad.FORMAT_ERROR` (`format_error`, `failures_in_a_row`), and the run that had too many of them
 ends with a message marked `STOPPED` (`stopped`); a reply that stopped after its Thought and
 the model's going on are one step (`gone_on`). Read back, the last human turn is the question
 (`last_human`), the turns before it the conversation (`is_conversation`), and the steps after it
@@ -21,7 +21,7 @@ from langchain_core.messages.tool import ToolCall
 
 from custom_react.parsing.thinking import strip_think
 from custom_react.running.model_call import continued
-from custom_react.scratchpad import FORMAT_ERROR, message_exchanges
+from custom_react.scratchpad import is_format_error, message_exchanges, sent_back
 from custom_react.steps import Exchange
 
 STOPPED = "react_stop_reason"
@@ -39,21 +39,8 @@ def gone_on(reply: BaseMessage, more: BaseMessage) -> AIMessage:
 
 def format_error(reply: AIMessage, error: str) -> list[BaseMessage]:
     """A reply that broke the format, as written (no tool call), and a user turn with the error."""
-    mark = {FORMAT_ERROR: True}
-    written = strip_think(reply.text).strip()
-    kept = reply.model_copy(
-        update={
-            "content": written,
-            "tool_calls": [],
-            "response_metadata": {**reply.response_metadata, **mark},
-        }
-    )
-    return [kept, HumanMessage(content=error, response_metadata=mark)]
-
-
-def is_format_error(message: BaseMessage) -> bool:
-    """A reply that broke the format, or the error sent back about it (`format_error`)."""
-    return bool(message.response_metadata.get(FORMAT_ERROR))
+    kept = reply.model_copy(update={"content": strip_think(reply.text).strip(), "tool_calls": []})
+    return [sent_back(kept), sent_back(HumanMessage(content=error))]
 
 
 def step_exchanges(messages: Sequence[BaseMessage]) -> list[Exchange]:

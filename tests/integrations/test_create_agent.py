@@ -15,9 +15,9 @@ from pydantic import BaseModel
 
 from custom_react.compare.runners import create_agent_outcome
 from custom_react.integrations.create_agent import TextReActMiddleware
-from custom_react.integrations.react_messages import is_format_error
 from custom_react.prompt import bundled_examples
 from custom_react.prompts import message
+from custom_react.scratchpad import is_format_error
 from custom_react.steps import PARSE_ERROR_TOOL
 from custom_react.testing import Script
 from tests.conftest import Calls

@@ -31,7 +31,7 @@ def text_react_runner(
     from langchain.agents.middleware import AgentMiddleware, ModelCallLimitMiddleware
 
     from custom_react.integrations.create_agent import TextReActMiddleware
-    from custom_react.integrations.react_messages import is_format_error
+    from custom_react.scratchpad import is_format_error
 
     def graph_for(language: str) -> Any:
         middleware: list[AgentMiddleware[Any, Any, Any]] = [
