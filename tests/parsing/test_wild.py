@@ -52,11 +52,13 @@ ROO_TAGS = (
     "Roo/Cline's tool name as the tag (`<read_file><path>...</path></read_file>`): the parser knows "
     "no tool names, and reading any tag as a call would turn XML answers into calls"
 )
+SENTENCE_FOR_NAME = (
+    "a sentence in place of the tool name: the loop answers that no such tool exists"
+)
 LEFT = {
     "wild/langchain-7709": "code written where the tool name goes: only the tool list says which "
     "tool runs it",
-    "wild/langchain-10792": "a sentence in place of the tool name: the loop answers that no such "
-    "tool exists",
+    "wild/langchain-10792": SENTENCE_FOR_NAME,
     "wild/easy-llm-cli-57": "one prompt's own pseudo-call in prose (`[tool_call: read_file for "
     "absolute_path '...']`)",
     "wild2/langchain-2276-b": "a call of a tool the agent does not have: read as that call, the loop "
@@ -78,6 +80,11 @@ LEFT = {
     "into a broken closer, the text arguments missing), seen once: prose with no markers is an answer",
     "wild4/goose-7235": "the tool's description echoed under a clipped name, then an argument object "
     "with no tool name: prose with no markers is an answer",
+    "wild5/odysseus-4085": "a sentence naming the tool, then a bare object of its arguments: the "
+    "parser knows no tool names, and reading it would turn an answer that shows how to call a tool "
+    "into that call",
+    "wild5/crewai-20-a": SENTENCE_FOR_NAME,
+    "wild5/crewai-20-c": SENTENCE_FOR_NAME,
 }
 
 
