@@ -51,7 +51,7 @@ from custom_react.events import (
     RunFinished,
     StopReason,
 )
-from custom_react.memory import Ending, RunMemory, open_run
+from custom_react.memory import Ending, RunMemory, open_run, run_thread
 from custom_react.parser import FinalAnswer, ParseError, parse_step
 from custom_react.pausing.approval import ApprovalPause
 from custom_react.running.calls import Loop
@@ -78,7 +78,7 @@ class CustomReActAgent(StepRunnable):
     ) -> Loop[None]:
         """One run: the ReAct loop, then its result; the last event is always `RunFinished`."""
         # A question of a conversation (a thread, with a store) sees its earlier questions and answers.
-        thread = config.get("configurable", {}).get("thread_id")
+        thread = run_thread(config, self.store)
         run = open_run(
             agent_input, self.store, self.format.render_observation, thread, self.settings.state_key
         )

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from langchain_core.agents import AgentAction
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.messages.ai import UsageMetadata, add_usage
+from langchain_core.runnables import RunnableConfig
 
 from custom_react.events import AgentResult, StopReason
 from custom_react.pausing.approval import Decision
@@ -238,14 +239,9 @@ def open_run(
     else:
         question, chat_history = read_input(agent_input)
         thread = None if thread_id is None else str(thread_id)
-        if thread is not None and store is None:
-            warnings.warn(
-                "thread_id is ignored without checkpoint=: give the agent a store (SQLiteStore, "
-                "MemoryStore) for a thread's questions to see the earlier ones.",
-                stacklevel=2,
-            )
         if thread is not None and store is not None:
-            chat_history = [*conversation(store.history(thread)), *chat_history]
+            earlier = conversation(store.history(thread), given=chat_history)
+            chat_history = [*earlier, *chat_history]
         memory = RunMemory(question, chat_history, thread_id=thread)
     memory.observe = observe
     memory.store = store
@@ -255,10 +251,33 @@ def open_run(
     return memory
 
 
-def conversation(history: Sequence[tuple[str, str]]) -> list[BaseMessage]:
-    """Earlier questions and answers as chat turns: a human turn, then the answer."""
+def run_thread(config: RunnableConfig, store: RunStore | None) -> str | None:
+    """The run's `thread_id` (`config["configurable"]`); a warning when no store keeps it.
+
+    Inside a LangGraph graph with a checkpointer, the graph keeps the thread: no warning.
+    """
+    configurable = config.get("configurable", {})
+    thread = configurable.get("thread_id")
+    in_graph = bool(configurable.get("__pregel_checkpointer"))
+    if thread is not None and store is None and not in_graph:
+        warnings.warn(
+            "thread_id is ignored without checkpoint=: give the agent a store (SQLiteStore, "
+            "MemoryStore) for a thread's questions to see the earlier ones.",
+            stacklevel=3,
+        )
+    return None if thread is None else str(thread)
+
+
+def conversation(
+    history: Sequence[tuple[str, str]], given: Sequence[BaseMessage] = ()
+) -> list[BaseMessage]:
+    """Earlier questions and answers as chat turns, but those the input's history holds (`given`)."""
+    asked = {message.text for message in given if isinstance(message, HumanMessage)}
     return [
-        turn for question, answer in history for turn in (HumanMessage(question), AIMessage(answer))
+        turn
+        for question, answer in history
+        if question not in asked
+        for turn in (HumanMessage(question), AIMessage(answer))
     ]
 
 

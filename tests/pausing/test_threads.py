@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import pytest
@@ -107,3 +108,28 @@ def test_given_chat_history_comes_after_the_thread(script):
     given = {"input": "q3", "chat_history": [HumanMessage("q2"), AIMessage("a2")]}
     CustomReActAgent(model.model, [], checkpoint=store).invoke(given, thread("t"))
     assert [text for _, text in turns(model.prompts[0])] == ["q1", "one", "q2", "a2"]
+
+
+def test_a_history_that_holds_the_thread_reads_each_turn_once(script):
+    store = MemoryStore()
+    first = CustomReActAgent(script("Final Answer: Hello, Li.").model, [], checkpoint=store)
+    result = first.invoke({"messages": [("user", "My name is Li.")]}, thread("t"))
+    model = script("Final Answer: Li.")
+    follow_up = {"messages": [*result["messages"], ("user", "What is my name?")]}
+    CustomReActAgent(model.model, [], checkpoint=store).invoke(follow_up, thread("t"))
+    assert [text for _, text in turns(model.prompts[0])] == ["My name is Li.", "Hello, Li."]
+
+
+def test_a_thread_kept_by_a_langgraph_checkpointer_is_not_warned_of(script):
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import END, START, MessagesState, StateGraph
+
+    graph = StateGraph(MessagesState)
+    graph.add_node("agent", CustomReActAgent(script("Final Answer: 4").model, []))
+    graph.add_edge(START, "agent")
+    graph.add_edge("agent", END)
+    app = graph.compile(checkpointer=InMemorySaver())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = app.invoke({"messages": [("user", "What is 2+2?")]}, thread("g"))
+    assert out["messages"][-1].text == "4"
