@@ -1,7 +1,7 @@
 """Acting: the Observation for one Action, the loop's guards first, every message with its guard.
 
-`act` returns `(observation, status)` and never raises for a tool's failure. A tool is not run,
-and the Observation says why, when:
+`act` returns `Observed(observation, status, artifact)` and never raises for a tool's failure. A
+tool is not run, and the Observation says why, when:
 
 - no tool has the name the model wrote (`unknown_tool`: the message lists the tools);
 - the input names arguments the tool does not have (`invalid_input`: it lists the real ones),
@@ -33,7 +33,7 @@ from __future__ import annotations
 from copy import deepcopy
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from langchain_core.messages import ToolCall
 from langchain_core.runnables import RunnableConfig
@@ -71,7 +71,14 @@ from custom_react.running.tool_output import observation_text
 from custom_react.steps import ObservationStatus, ToolStep
 from custom_react.toolbox import Toolbox, metadata
 
-Observed = tuple[str, ObservationStatus]
+
+class Observed(NamedTuple):
+    """What acting gives the step: the Observation's text, its status, and the tool's artifact."""
+
+    observation: str
+    status: ObservationStatus
+    artifact: Any = None
+    """What a `response_format="content_and_artifact"` tool returned beside its content."""
 
 
 def act(
@@ -83,7 +90,7 @@ def act(
     *,
     approved: bool = False,
 ) -> Loop[Observed]:
-    """The Observation for `request`, as `(observation, status)`; use with `yield from`.
+    """The Observation for `request`, as `Observed`; use with `yield from`.
 
     Every guard applies first, in this order, whether approval is asked by callback or by a
     pause; then a tool that waits for a person pauses the run (`ApprovalPause`); then it runs.
@@ -102,17 +109,17 @@ def act(
     """
     language = toolbox.options.language
     if tool is None:
-        return unknown_tool_message(request.tool, toolbox.tools, language), "unknown_tool"
+        return Observed(unknown_tool_message(request.tool, toolbox.tools, language), "unknown_tool")
     if problem := argument_problem(tool, request.args, language):  # names, types, values
-        return problem, "invalid_input"
+        return Observed(problem, "invalid_input")
     if placeholder_input(tool, request.args):
-        return placeholder_input_message(tool, language), "placeholder_input"
+        return Observed(placeholder_input_message(tool, language), "placeholder_input")
     earlier, calls = memory.ran_before(tool.name, request.args)
     repeatable = metadata(tool).get("repeatable")
     if earlier is not None and not repeatable and toolbox.options.repeated_action != "allow":
-        return repeated_action_message(tool.name, earlier, language), "repeated"
+        return Observed(repeated_action_message(tool.name, earlier, language), "repeated")
     if (over_budget := toolbox.over_budget(tool, calls)) is not None:
-        return over_budget, "over_budget"
+        return Observed(over_budget, "over_budget")
     options = toolbox.options
     if not approved and waits_for_approval(tool, options.approval, options.interrupt_before):
         raise ApprovalPause(request)  # every guard passed: now a person decides
@@ -126,7 +133,7 @@ def act(
         observed = yield from run_tool(
             tool, request, config, approve, language=language, timeout=timeout
         )
-        if observed[1] != "error" or attempt == retries:
+        if observed.status != "error" or attempt == retries:
             return observed
         approve = _already_approved  # it ran, so it was approved: a retry is not asked again
         yield sleeping(toolbox.options.tool_retry_delay * 2**attempt)  # then 2x, 4x, ...
@@ -152,9 +159,10 @@ def run_tool(
     The tool is called with a ToolCall this function builds from `request.args`, the arguments
     that were shown, approved and recorded, so no input can choose other ones. The status is
     "ok", "error" (the tool raised or returned an error message), "timed_out" or "denied" (it needs
-    approval and did not get it: it never ran). A sub-agent's events come as `SubAgentEvent`s
-    first; if it pauses for a person, `ApprovalPause` is raised (`resume` continues such a
-    sub-agent with a decision).
+    approval and did not get it: it never ran); a tool that worked gives its artifact too (None
+    unless its `response_format` is "content_and_artifact"). A sub-agent's events come as
+    `SubAgentEvent`s first; if it pauses for a person, `ApprovalPause` is raised (`resume`
+    continues such a sub-agent with a decision).
 
     Raises:
         ApprovalPause: The tool is a sub-agent that waits for a person's decision.
@@ -162,27 +170,27 @@ def run_tool(
     args = request.args
     needs_approval = requires_approval(tool)
     if needs_approval and (refused := denial(tool, args, approve, language)) is not None:
-        return refused, "denied"
+        return Observed(refused, "denied")
     # Only a call a person approved carries the approval key; one smuggled in is overwritten.
     config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: needs_approval})
     try:
         # Only the tool call is guarded: its failure is an observation the model can act on.
         if isinstance(tool, SubAgentTool):  # it runs live inside this step (`sub_agents.py`)
-            return (yield from run_sub_agent(tool, request, config, resume, timeout))
+            return Observed(*(yield from run_sub_agent(tool, request, config, resume, timeout)))
         result = yield tool_call(tool, request, config, timeout)
     except (ApprovalPause, ResumeRefused):
         raise  # a sub-agent waits for a person (so does this run), or its resume was refused
     except TimedOut as error:
         timed_out = message("tool_timed_out", language, tool=tool.name, seconds=error.seconds)
-        return timed_out, "timed_out"  # it may still be running: never tried again
+        return Observed(timed_out, "timed_out")  # it may still be running: never tried again
     except Exception as error:  # any tool error becomes an observation
         if is_graph_signal(error) or raised_by_a_callback(error):
             raise  # LangGraph's interrupt inside a tool, or a handler stopping the run, goes up
-        return tool_failed(tool, error, language), "error"
-    text = observation_text(result, language)
+        return Observed(tool_failed(tool, error, language), "error")
+    text = observation_text(result, language)  # the content: the model never sees the artifact
     if getattr(result, "status", "success") == "error":  # handle_tool_error's message
-        return message("tool_failed", language, tool=tool.name, error=text), "error"
-    return text, "ok"
+        return Observed(message("tool_failed", language, tool=tool.name, error=text), "error")
+    return Observed(text, "ok", getattr(result, "artifact", None))
 
 
 def tool_call(
@@ -210,7 +218,7 @@ def act_on_decision(
     toolbox: Toolbox,
     memory: RunMemory,
     config: RunnableConfig,
-) -> Loop[tuple[ToolStep, str, ObservationStatus]]:
+) -> Loop[tuple[ToolStep, Observed]]:
     """The Observation of a paused call with the person's decision, and the call as it ran.
 
     Approve runs the call as the model wrote it; edit runs it with the new input (the guards
@@ -226,20 +234,23 @@ def act_on_decision(
         inner = replace(call, inner_state=None)
         approve = toolbox.options.approve
         timeout = toolbox.timeout(tool, memory.elapsed)
-        observation, status = yield from run_tool(
-            tool, inner, config, approve, resume, language, timeout
-        )
-        return inner, observation, status
+        observed = yield from run_tool(tool, inner, config, approve, resume, language, timeout)
+        return inner, observed
     call, refused = decided(call, decision, tool, language)
     if tool is None or refused is not None:
-        return call, refused or "", "unknown_tool" if tool is None else "denied"
-    observation, status = yield from act(call, tool, toolbox, memory, config, approved=True)
+        return call, Observed(refused or "", "unknown_tool" if tool is None else "denied")
+    observed = yield from act(call, tool, toolbox, memory, config, approved=True)
     if decision.kind == "edit":  # the model reads its own call: it is told what ran instead
         edited = input_text(call.tool_input)
-        observation = message(
-            "approval_edited", language, tool=tool.name, input=edited, observation=observation
+        text = message(
+            "approval_edited",
+            language,
+            tool=tool.name,
+            input=edited,
+            observation=observed.observation,
         )
-    return call, observation, status
+        observed = observed._replace(observation=text)
+    return call, observed
 
 
 def is_graph_signal(error: Exception) -> bool:

@@ -140,8 +140,8 @@ class CustomReActAgent(StepRunnable):
 
     def _observe(self, call: ToolStep, observed: Observed, run: RunMemory) -> Loop[Ending | None]:
         """Record the step with its Observation; an ending when the tool's output is the answer."""
-        observation, status = observed
-        step = call.observed(self.toolbox.shorten(observation), status)
+        observation, status, artifact = observed
+        step = call.observed(self.toolbox.shorten(observation), status, artifact)
         yield ObservationEvent(run.record(step))
         # An input the tool's schema refuses counts like a format error; a step that ran resets it.
         run.failures = run.failures + 1 if status == "invalid_input" else 0
@@ -188,7 +188,7 @@ class CustomReActAgent(StepRunnable):
         if self.budget is not None:  # what does not fit goes: old conversation, old observations
             steps, history = self.budget.fit(steps, history, build)
         reply = yield from model.reply(build(steps, history=history), unfinished=unfinished)
-        run.count_usage(reply)
+        run.heard(reply)
         return reply
 
     def _prompt(
@@ -236,13 +236,13 @@ class CustomReActAgent(StepRunnable):
         run.claim(run.pending, run.decision)
         yield ApprovalDecided(run.pending, run.decision)
         try:
-            request, observation, status = yield from act_on_decision(
+            request, observed = yield from act_on_decision(
                 run.pending, run.decision, self.toolbox, run, config
             )
         except ApprovalPause as pause:
             yield ApprovalRequested(pause.call, run.run_id)
             return run.paused(pause.pending, self.language)
-        return (yield from self._observe(request, (observation, status), run))
+        return (yield from self._observe(request, observed, run))
 
     def __init__(
         self,

@@ -18,7 +18,7 @@ import time
 import uuid
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from langchain_core.agents import AgentAction
@@ -32,6 +32,7 @@ from custom_react.pausing.state import resume_run, run_state
 from custom_react.pausing.store import ResumeRefused, RunStore, claimed_elsewhere
 from custom_react.prompts import message
 from custom_react.running.inputs import AgentInput, read_input
+from custom_react.running.model_call import reply_metadata
 from custom_react.scratchpad import sent_back
 from custom_react.settings import AgentSettings
 from custom_react.steps import AnswerRejected, Observe, ParseFailure, Step, ToolStep, action_key
@@ -102,9 +103,27 @@ class RunMemory(BaseRun):
     """The conversation the run belongs to (`config["configurable"]["thread_id"]`), if any."""
     state_key: str | bytes | None = None
     """Signs the run's state when it pauses (the agent's `state_key`), if set."""
+    reply: AIMessage | None = None
+    """The model's latest reply (`heard`): the records it writes keep what it carried."""
+
+    def heard(self, reply: AIMessage) -> None:
+        """Count the reply's tokens, and keep it for the records it writes (`replied`)."""
+        self.count_usage(reply)
+        self.reply = reply
+
+    def replied(self, step: StepT) -> StepT:
+        """`step` with what the latest reply carried besides its text: its id, usage, metadata.
+
+        Not a step that has them (a call that waited for a person) or that no reply wrote (a
+        tool's output as the answer: `returned_by`).
+        """
+        if getattr(step, "returned_by", "") or step.reply_metadata or self.reply is None:
+            return step
+        return replace(step, reply_metadata=reply_metadata(self.reply))
 
     def record(self, step: StepT) -> StepT:
-        """Keep one step record and return it (the loop yields it); write it to the store."""
+        """Keep one step record (`replied`) and return it (the loop yields it); store it."""
+        step = self.replied(step)
         self.steps.append(step)
         if self.store is not None:
             self.store.add_step(self.run_id, len(self.steps) - 1, step.to_dict())
@@ -163,7 +182,8 @@ class RunMemory(BaseRun):
         return time.monotonic() - self.started
 
     def paused(self, call: ToolStep, language: str = "en") -> Ending:
-        """The ending of a run that waits for a person's decision about `call`."""
+        """The ending of a run that waits for a person's decision about `call` (as `replied`)."""
+        call = self.replied(call)
         return Ending(message("paused", language, tool=call.tool), "needs_approval", pending=call)
 
     def state(self, pending: ToolStep | None = None) -> dict[str, Any]:

@@ -5,28 +5,31 @@ tool as the model wrote it (`parser.Action` is this type); the toolbox binds it 
 name, its arguments, a call id: `Toolbox.request`); running it adds its Observation (`observed`).
 The events that announce and finish it carry that same value (`events.ActionEvent`,
 `events.ObservationEvent`), and the memory stores it. `ParseFailure`, `AnswerRejected` and
-`FinalAnswerEvent` are the other records. Each record turns itself into what others need:
-`to_messages` (LangChain messages), `exchange` (its part of the transcript the model reads),
+`FinalAnswerEvent` are the other records; each keeps what its reply carried besides its text
+(`ReplyMetadata`). Each record turns itself into what others need: `to_messages` (LangChain
+messages, an AIMessage with its reply's id, usage and response metadata, a ToolMessage with the
+tool's artifact), `exchange` (its part of the transcript the model reads),
 `to_intermediate_steps` (the legacy pairs) and `to_dict` / `from_dict` (JSON, read back with
-every field checked against its type: `read_record`). Frozen dataclasses named with the paper's
-words; nothing here runs a tool or calls a model.
+every field checked against its type: `pausing/typed_json.py`). Frozen dataclasses named with
+the paper's words; nothing here runs a tool or calls a model.
 """
 
 from __future__ import annotations
 
 import json
-import typing
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields, replace
-from functools import cache, cached_property
-from typing import Any, Literal, TypeVar, cast
+from functools import cached_property
+from typing import Any, Literal, TypeVar
 
 from langchain_core.agents import AgentAction
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCall, ToolMessage
-from pydantic import TypeAdapter, ValidationError
+from langchain_core.messages.ai import UsageMetadata
+from typing_extensions import TypedDict  # what Pydantic reads on Python < 3.12
 
 from custom_react.parsing.action_input import ActionInput
 from custom_react.parsing.thinking import strip_think
+from custom_react.pausing.typed_json import field_as_json, read_record
 
 _NOT_RUN = Literal["unknown_tool", "invalid_input", "placeholder_input", "repeated", "over_budget"]
 ObservationStatus = Literal["ok", "error", "timed_out", "denied", _NOT_RUN]
@@ -47,12 +50,24 @@ Exchange = tuple[str, str | None]
 RecordT = TypeVar("RecordT")
 
 
+class ReplyMetadata(TypedDict, total=False):
+    """What the model's reply carried besides its text, given back to the AIMessage of its record."""
+
+    id: str
+    usage_metadata: UsageMetadata
+    response_metadata: dict[str, Any]
+
+
 class Record:
     """What every step record can do with JSON: write itself (`to_dict`), be read back (`from_dict`)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The record as JSON data: its fields as they are, its `type` as its `kind`."""
-        data = {item.name: getattr(self, item.name) for item in fields(self)}  # type: ignore[arg-type]
+        """The record as JSON data: its fields, its `type` as its `kind`.
+
+        A field JSON cannot hold (an artifact that is an object, say) is written as its default,
+        with a warning (`field_as_json`).
+        """
+        data = {item.name: field_as_json(self, item) for item in fields(self)}  # type: ignore[arg-type]
         return {"kind": data.pop("type"), **data}
 
     @classmethod
@@ -90,8 +105,14 @@ class ToolStep(Record):
     """The text the model reads, after truncation ("" until the step ran or was refused)."""
     status: ObservationStatus | Literal["pending"] = "pending"
     """`ok`, or why the tool did not give a normal result; "pending" until then."""
+    artifact: Any = field(default=None, kw_only=True)
+    """What a `response_format="content_and_artifact"` tool returned beside its content, for the
+    caller (its ToolMessage's `artifact`), never the model; kept by a checkpoint only when JSON can
+    hold it (otherwise None, with a warning)."""
     inner_state: dict[str, Any] | None = field(default=None, kw_only=True)
     """When the tool is a sub-agent that waits for a person: its paused run, to resume it."""
+    reply_metadata: ReplyMetadata = field(default_factory=ReplyMetadata, kw_only=True, repr=False)
+    """What the reply that wrote the action carried (its id, token usage, response metadata)."""
     type: Literal["tool_step"] = "tool_step"
 
     def __repr__(self) -> str:
@@ -100,13 +121,17 @@ class ToolStep(Record):
             f"{item.name}={getattr(self, item.name)!r}"
             for item in fields(self)
             if item.name in ("tool", "tool_input")
-            or getattr(self, item.name) != _DEFAULTS[item.name]
+            or (item.repr and getattr(self, item.name) != _DEFAULTS[item.name])
         ]
         return f"ToolStep({', '.join(shown)})"
 
-    def observed(self, observation: str, status: ObservationStatus) -> ToolStep:
-        """This step with its Observation: the record the memory keeps."""
-        return replace(self, observation=observation, status=status, inner_state=None)
+    def observed(
+        self, observation: str, status: ObservationStatus, artifact: Any = None
+    ) -> ToolStep:
+        """This step with its Observation (and the tool's artifact): the record the memory keeps."""
+        return replace(
+            self, observation=observation, status=status, artifact=artifact, inner_state=None
+        )
 
     @cached_property
     def action_key(self) -> str:
@@ -118,9 +143,13 @@ class ToolStep(Record):
         call = ToolCall(name=self.tool, args=self.args, id=self.tool_call_id, type="tool_call")
         status = "success" if self.status == "ok" else "error"
         result = ToolMessage(
-            self.observation, tool_call_id=self.tool_call_id, name=self.tool, status=status
+            self.observation,
+            tool_call_id=self.tool_call_id,
+            name=self.tool,
+            status=status,
+            artifact=self.artifact,
         )
-        return [AIMessage(content=self.log, tool_calls=[call]), result]
+        return [AIMessage(content=self.log, tool_calls=[call], **self.reply_metadata), result]
 
     def exchange(self) -> Exchange:
         """The step as the model reads it again: its reply, then its observation."""
@@ -151,11 +180,14 @@ class ParseFailure(Record):
     """How many replies in a row failed to parse."""
     iteration: int = 0
     """Which model call wrote the reply."""
+    reply_metadata: ReplyMetadata = field(default_factory=ReplyMetadata, kw_only=True, repr=False)
+    """What the reply carried besides its text (its id, token usage, response metadata)."""
     type: Literal["parse_failure"] = "parse_failure"
 
     def to_messages(self, observe: Observe = str) -> list[BaseMessage]:
         """The reply, and a user turn holding the error as the model read it."""
-        return [AIMessage(content=self.text), HumanMessage(content=observe(self.error))]
+        reply = AIMessage(content=self.text, **self.reply_metadata)
+        return [reply, HumanMessage(content=observe(self.error))]
 
     def exchange(self) -> Exchange:
         """The reply without its thinking, then the error as its observation."""
@@ -180,13 +212,17 @@ class FinalAnswerEvent(Record):
     """The reply rewritten with plain markers."""
     returned_by: str = ""
     """The tool whose output is the answer (`return_direct`); "" when the model wrote it."""
+    reply_metadata: ReplyMetadata = field(default_factory=ReplyMetadata, kw_only=True, repr=False)
+    """What the reply that wrote the answer carried (its id, token usage, response metadata)."""
     type: Literal["final_answer"] = "final_answer"
 
     def to_messages(self, observe: Observe = str) -> list[BaseMessage]:
         """The answer as the last `AIMessage`; the reply that held it in `response_metadata`."""
         if self.returned_by:  # a tool's answer: its ToolMessage is the last message
             return []
-        return [AIMessage(content=self.output, response_metadata={REACT_LOG: self.log})]
+        carried = self.reply_metadata
+        metadata = {**carried.get("response_metadata", {}), REACT_LOG: self.log}
+        return [AIMessage(content=self.output, **{**carried, "response_metadata": metadata})]
 
     def exchange(self) -> Exchange:
         """The reply; nothing follows a final answer."""
@@ -209,11 +245,14 @@ class AnswerRejected(Record):
     """Which model call wrote the answer."""
     log: str = ""
     """The reply rewritten with plain markers."""
+    reply_metadata: ReplyMetadata = field(default_factory=ReplyMetadata, kw_only=True, repr=False)
+    """What the reply carried besides its text (its id, token usage, response metadata)."""
     type: Literal["answer_rejected"] = "answer_rejected"
 
     def to_messages(self, observe: Observe = str) -> list[BaseMessage]:
         """The reply, and a user turn with the problems as the model read them."""
-        return [AIMessage(content=self.log), HumanMessage(content=observe(self.message))]
+        reply = AIMessage(content=self.log, **self.reply_metadata)
+        return [reply, HumanMessage(content=observe(self.message))]
 
     def exchange(self) -> Exchange:
         """The reply, then the problems as its observation."""
@@ -257,42 +296,3 @@ def step_from_dict(data: Any, where: str = "step") -> Step:
     if isinstance(step, ToolStep) and step.status == "pending":
         raise ValueError(f"{where} (tool_step) has no observation: a stored tool step ran.")
     return step
-
-
-@cache
-def adapter(kind: Any) -> TypeAdapter[Any]:
-    """The validator of one type, built once: building it costs far more than using it."""
-    return TypeAdapter(kind)
-
-
-@cache
-def field_types(kind: Any) -> dict[str, Any]:
-    """A record's field types, resolved once."""
-    return typing.get_type_hints(kind)
-
-
-def read_record(kind: type[RecordT], data: Any, where: str) -> RecordT:
-    """The record of type `kind` in `data`, every field checked against its type first.
-
-    Strict: every field present, `"1"` not an int, so a malformed or tampered record is refused,
-    naming the field.
-
-    Raises:
-        ValueError: A field is missing, unknown or of the wrong type, named with `where`.
-    """
-    if not isinstance(data, dict):
-        raise ValueError(f"{where} must be a JSON object, not {type(data).__name__}.")
-    hints = field_types(cast(Any, kind))  # a class is hashable; the TypeVar hides it
-    known = {item.name for item in fields(kind)} - {"type"}  # type: ignore[arg-type]
-    if unknown := sorted(set(data) - known):
-        raise ValueError(f"{where} has unknown fields {unknown}; it takes {sorted(known)}.")
-    if missing := sorted(known - set(data)):  # `to_dict` writes every field
-        raise ValueError(f"{where} is missing the fields {missing}.")
-    for name, value in data.items():
-        try:
-            adapter(hints[name]).validate_python(value, strict=True)
-        except ValidationError as error:
-            expected = getattr(hints[name], "__name__", str(hints[name]))
-            problem = error.errors()[0]["msg"]
-            raise ValueError(f"{where}: field {name!r} is not a {expected} ({problem}).") from None
-    return kind(**data)

@@ -29,9 +29,10 @@ from pydantic import ValidationError
 from custom_react.pausing.approval import Decision, waiting_call
 from custom_react.pausing.records import call_digest, pending_from_dict, pending_to_dict
 from custom_react.pausing.store import ResumeRefused, RunStore
-from custom_react.steps import FinalAnswerEvent, Step, ToolStep, adapter, step_from_dict
+from custom_react.pausing.typed_json import adapter
+from custom_react.steps import FinalAnswerEvent, Step, ToolStep, step_from_dict
 
-STATE_VERSION = 3
+STATE_VERSION = 4
 """Bumped whenever the JSON shape of a run changes; older states are refused, not misread."""
 _STATE_FIELDS: dict[str, Any] = {
     "version": int,

@@ -28,9 +28,9 @@ from pydantic import ValidationError
 from custom_react.events import AgentResult, StopReason
 from custom_react.memory import BaseRun
 from custom_react.pausing.state import check_signature, sign_state
+from custom_react.pausing.typed_json import adapter
 from custom_react.plan.events import PlanResult
 from custom_react.plan.schema import Plan
-from custom_react.steps import adapter
 
 
 @dataclass

@@ -8,7 +8,8 @@ timeout, a 5xx or 429 answer) is retried with exponential backoff; a server that
 `stop` parameter with HTTP 400 (several reasoning models do) is asked again without it, and the
 run remembers that (the parser cuts made-up observations itself). A failure that persists raises
 `ModelFailure`, which the loop turns into a result with `stop_reason="model_error"` that keeps
-every finished step. `was_cut_off` tells whether a reply ended at the model's token limit.
+every finished step. `was_cut_off` tells whether a reply ended at the model's token limit;
+`reply_metadata` is what a reply's record keeps of it besides its text (id, usage, metadata).
 Errors that are bugs (a wrong argument type, say) are not caught here.
 """
 
@@ -35,6 +36,7 @@ from custom_react.running.calls import (
     raised_by_a_callback,
     sleeping,
 )
+from custom_react.steps import ReplyMetadata
 
 BUGS = (
     TypeError,
@@ -139,6 +141,16 @@ def calls_as_text(reply: AIMessage) -> AIMessage:
     call = json.dumps({"name": first["name"], "arguments": first["args"]}, ensure_ascii=False)
     text = f"{reply.text.rstrip()}\n{call}".lstrip()
     return reply.model_copy(update={"content": text, "tool_calls": [], "tool_call_chunks": []})
+
+
+def reply_metadata(reply: AIMessage) -> ReplyMetadata:
+    """What `reply` carried besides its text, for its record: its id, usage, response metadata."""
+    metadata = ReplyMetadata(response_metadata=dict(reply.response_metadata))
+    if reply.id:
+        metadata["id"] = reply.id
+    if reply.usage_metadata:
+        metadata["usage_metadata"] = reply.usage_metadata
+    return metadata
 
 
 def continued(unfinished: str, reply: AIMessage) -> AIMessage:

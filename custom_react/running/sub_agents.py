@@ -130,12 +130,14 @@ def ask(
     The config's callbacks are the tool run's children, so the sub-agent's run nests under it.
     """
     resume = config.get("configurable", {}).get(RESUME_KEY)
-    child = patch_config(
-        config,
-        callbacks=run_manager.get_child(),
-        configurable={RESUME_KEY: None, "thread_id": None},
+    return (resume or question), under(run_manager, config)
+
+
+def under(run: Any, config: RunnableConfig) -> RunnableConfig:
+    """`config` for the sub-agent's own run under `run`: no caller's pause, no caller's thread."""
+    return patch_config(
+        config, callbacks=run.get_child(), configurable={RESUME_KEY: None, "thread_id": None}
     )
-    return (resume or question), child
 
 
 def graph_task(config: RunnableConfig) -> tuple[str, str] | None:
@@ -232,11 +234,7 @@ def run_sub_agent(
     question = tool.args_schema.model_validate(request.args).input  # as `tool.invoke` would
     agent_input = resume or question
     tool_run, agent_run = yield runs_started(tool, request, config, agent_input)
-    child = patch_config(
-        config,
-        callbacks=agent_run.get_child(),
-        configurable={RESUME_KEY: None, "thread_id": None},  # the sub-agent's own run
-    )
+    child = under(agent_run, config)
     finished: list[RunFinished] = []
 
     def show(event: Any) -> Any:
@@ -266,7 +264,8 @@ def runs_started(
     """The tool's run and the sub-agent's run under it, started in the config's callbacks.
 
     Their managers come back (plain ones under `invoke`, awaitable ones under `ainvoke`), so the
-    sub-agent's calls nest under them as they would under `tool.invoke`.
+    sub-agent's calls nest under them as under `tool.invoke`: each manager is made from a config,
+    so a handler that LangChain adds from a context variable (`collect_runs`) sees both runs.
     """
     serialized = {"name": tool.name, "description": tool.description}
     text = str(request.tool_input)
@@ -275,12 +274,14 @@ def runs_started(
 
     def run() -> tuple[Any, Any]:
         tool_run = get_callback_manager_for_config(config).on_tool_start(serialized, text, **values)
-        return tool_run, tool_run.get_child().on_chain_start(None, agent_input, name=name)
+        manager = get_callback_manager_for_config(under(tool_run, config))
+        return tool_run, manager.on_chain_start(None, agent_input, name=name)
 
     async def arun() -> tuple[Any, Any]:
         manager = get_async_callback_manager_for_config(config)
         tool_run = await manager.on_tool_start(serialized, text, **values)
-        return tool_run, await tool_run.get_child().on_chain_start(None, agent_input, name=name)
+        manager = get_async_callback_manager_for_config(under(tool_run, config))
+        return tool_run, await manager.on_chain_start(None, agent_input, name=name)
 
     return Call(run, arun)
 

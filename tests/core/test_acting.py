@@ -179,7 +179,7 @@ def test_tool_arguments(chosen, tool_input, expected):
 
 
 def test_missing_argument_is_an_error_observation_not_a_crash():
-    observation, status = run_tool(write_file, {"path": "a.txt"}, {}, None)
+    observation, status, _ = run_tool(write_file, {"path": "a.txt"}, {}, None)
     assert status == "error" and observation.startswith("Error: write_file failed: ValidationError")
     assert "content" in observation
 
@@ -190,12 +190,12 @@ def test_an_error_a_tool_handled_itself_still_reads_as_its_failure():
         raise ToolException("the service is down")
 
     handled = StructuredTool.from_function(flaky, handle_tool_error=True)
-    observation, status = run_tool(handled, {"x": "a"}, {}, None)
+    observation, status, _ = run_tool(handled, {"x": "a"}, {}, None)
     assert (observation, status) == ("Error: flaky failed: the service is down", "error")
 
 
 def test_run_tool_returns_the_result_as_text():
-    assert run_tool(write_file, {"path": "a", "content": "b"}, {}, None) == ("a:b", "ok")
+    assert run_tool(write_file, {"path": "a", "content": "b"}, {}, None) == ("a:b", "ok", None)
 
 
 @pytest.mark.parametrize(

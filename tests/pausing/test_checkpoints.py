@@ -4,8 +4,10 @@
    resuming from the file keeps the two finished steps, runs neither of their tools again, and
    ends with the answer.
 2. Eight runs of `abatch` writing to one file lose nothing.
-3. A paused run is resumed by id from the file; the CLI lists runs and resumes one.
+3. A paused run is resumed by id from the file; the CLI lists runs and resumes one. The waiting
+   call keeps what its reply carried (its id, usage), so its AIMessage has them after the resume.
 4. A file of another format version is refused with a clear message; an unknown id too.
+5. A tool's artifact is written when JSON can hold it; another is not, and a warning says so.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 
 import pytest
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import tool
 from typer.testing import CliRunner
@@ -32,6 +34,7 @@ from custom_react import CustomReActAgent
 from custom_react.cli.app import app
 from custom_react.pausing.checkpoints import CheckpointError, SQLiteStore
 from custom_react.pausing.state import STATE_VERSION
+from custom_react.steps import step_from_dict
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = textwrap.dedent(
@@ -172,6 +175,58 @@ def test_a_paused_run_is_resumed_by_id_from_the_file(script, tmp_path):
     assert (run.stop_reason, run.steps) == ("final_answer", 2)
     with pytest.raises(ValueError, match="already ended"):
         again.invoke({"resume": run.run_id, "decision": {"approve": True}})
+
+
+def test_a_paused_call_keeps_what_its_reply_carried_through_a_resume_from_the_file(
+    script, tmp_path
+):
+    db, ran = tmp_path / "runs.db", []
+    usage = {"input_tokens": 30, "output_tokens": 5, "total_tokens": 35}
+    metadata = {"model_name": "scripted", "finish_reason": "stop"}
+    reply = AIMessage(
+        "Action: run_command\nAction Input: ls",
+        id="reply-1",
+        usage_metadata=usage,
+        response_metadata=metadata,
+    )
+    tools = [command_tool(ran)]
+    store = SQLiteStore(db)
+    first = CustomReActAgent(script(reply).model, tools, checkpoint=store, approval="interrupt")
+    paused = first.invoke("What files are there?")
+    answer = script(AIMessage("Final Answer: a.txt", id="reply-2"))
+    again = CustomReActAgent(answer.model, tools, checkpoint=SQLiteStore(db), approval="interrupt")
+    result = again.invoke({"resume": paused["run_id"], "decision": {"approve": True}})
+    call, done = [m for m in result["messages"] if isinstance(m, AIMessage)]
+    assert (call.id, call.usage_metadata, call.response_metadata) == ("reply-1", usage, metadata)
+    assert call.tool_calls[0]["args"] == {"command": "ls"} and done.id == "reply-2"
+
+
+class Handle:
+    """An artifact JSON cannot hold (an open resource, say)."""
+
+
+@tool(response_format="content_and_artifact")
+def fetch(name: str) -> tuple[str, Any]:
+    """Fetch a table or a handle; the model reads a line, the caller gets the artifact."""
+    return f"fetched {name}", Handle() if name == "handle" else {"rows": [7, 8, 9]}
+
+
+def test_an_artifact_json_can_hold_is_checkpointed_another_is_left_out_with_a_warning(
+    script, tmp_path
+):
+    model = script(
+        "Action: fetch\nAction Input: table",
+        "Action: fetch\nAction Input: handle",
+        "Final Answer: done",
+    )
+    agent = CustomReActAgent(model.model, [fetch], checkpoint=SQLiteStore(tmp_path / "runs.db"))
+    with pytest.warns(UserWarning, match="ToolStep.artifact holds a Handle, which JSON cannot"):
+        result = agent.invoke("Fetch both.")
+    table, handle = [m.artifact for m in result["messages"] if isinstance(m, ToolMessage)]
+    assert table == {"rows": [7, 8, 9]} and isinstance(handle, Handle)  # the run keeps both
+    stored = SQLiteStore(tmp_path / "runs.db").load(result["run_id"])["steps"]
+    steps = [step_from_dict(data) for data in stored]  # each read back, checked
+    assert [step.artifact for step in steps[:2]] == [{"rows": [7, 8, 9]}, None]
 
 
 def test_the_cli_lists_runs_and_explains_a_bad_resume(tmp_path, script):

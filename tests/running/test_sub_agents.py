@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from langchain_core.tools import tool
+from langchain_core.tracers.context import collect_runs
 
 from custom_react import (
     ApprovalRequested,
@@ -76,6 +77,22 @@ def test_the_sub_agents_run_nests_under_the_outer_tool_run(script, tools, way, l
         ("chain", "CustomReActAgent"),
         [llm, [("tool", "math_agent"), [inner]], llm],
     ]
+
+
+@WAYS
+def test_the_sub_agents_run_nests_under_the_tool_run_in_collect_runs(script, tools, way):
+    # `collect_runs` adds its handler from a context variable to each manager made from a config,
+    # never to a child manager: a run started on one directly would be a root of its own.
+    _, _, agent = asked(script, tools, "en")
+    with collect_runs() as collector:
+        run_by(agent, way, QUESTIONS["en"])
+    (root,) = collector.traced_runs
+    (tool_run,) = [run for run in root.child_runs if run.run_type == "tool"]
+    (sub_agent,) = tool_run.child_runs
+    assert tree(sub_agent)[0] == ("chain", "CustomReActAgent")
+    assert [tree(run)[0] for run in sub_agent.child_runs] == [
+        ("llm", "RecordingChatModel"), ("tool", "calculator"), ("llm", "RecordingChatModel"),
+    ]  # fmt: skip
 
 
 # The files agent deletes a file that needs approval; the outer agent asks it to.
