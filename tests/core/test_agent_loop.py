@@ -203,6 +203,31 @@ def test_a_thought_cut_off_at_the_token_limit_is_not_gone_on_from(script, tools)
     assert events[0] == ("parse_failure", 1)  # asked for a shorter step, as before
 
 
+CUT_BY_PROVIDER = [  # how each provider's LangChain package says a reply hit its token limit
+    {"finish_reason": "length"},  # OpenAI, Mistral
+    {"finish_reason": "model_length"},  # Mistral: the context window is full
+    {"stop_reason": "max_tokens"},  # Anthropic, ChatBedrock
+    {"finish_reason": "MAX_TOKENS"},  # Google GenAI
+    {"done_reason": "length"},  # Ollama
+    {"stopReason": "max_tokens"},  # Bedrock Converse
+]
+
+
+@pytest.mark.parametrize("metadata", CUT_BY_PROVIDER, ids=lambda m: "=".join(*m.items()))
+def test_a_final_answer_cut_at_any_providers_token_limit_is_not_taken(script, tools, metadata):
+    cut = AIMessage("Thought: I know it.\nFinal Answer: signed in 17", response_metadata=metadata)
+    model = script(cut, "Final Answer: signed in 1783")
+    events, result = run(CustomReActAgent(model.model, tools))
+    assert events[0] == ("parse_failure", 1)  # asked for a shorter step, not answered "17"
+    assert result["output"] == "signed in 1783"
+
+
+def test_a_reply_that_ended_on_its_own_is_not_cut(script, tools):
+    done = AIMessage("Final Answer: 391", response_metadata={"stop_reason": "end_turn"})
+    events, _ = run(CustomReActAgent(script(done).model, tools))
+    assert events[0] == ("final_answer", "391")
+
+
 def test_a_json_object_with_only_a_thought_stays_a_format_error(script, tools):
     model = script('{"thought": "hmm"}', '{"final_answer": "391"}')
     events, _ = run(CustomReActAgent(model.model, tools, format="json"))

@@ -140,6 +140,19 @@ def test_a_cut_reply_runs_its_step_only_when_the_step_ended_before_the_cut(
     assert errors == [message("cut_off")] and messages[-1].text == "391"
 
 
+def test_the_middleware_reads_any_providers_token_limit(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    cut = AIMessage("Final Answer: signed in 17", response_metadata={"stop_reason": "max_tokens"})
+    model = script(cut, "Final Answer: signed in 1783")  # Anthropic's words for the limit
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
+
+    messages = run(agent, "When was the Treaty of Paris signed?")
+
+    errors = [m.text for m in messages if isinstance(m, HumanMessage) and is_format_error(m)]
+    assert errors == [message("cut_off")] and messages[-1].text == "signed in 1783"
+
+
 def test_a_final_answer_ends_the_graph_at_once(
     script: Callable[..., Script], tools: list[BaseTool], calls: Calls
 ) -> None:
