@@ -56,7 +56,7 @@ from custom_react.parser import FinalAnswer, ParseError, parse_step
 from custom_react.pausing.approval import ApprovalPause
 from custom_react.running.calls import Loop
 from custom_react.running.chat_model import chat_model
-from custom_react.running.inputs import AgentInput
+from custom_react.running.inputs import AgentInput, with_input_system
 from custom_react.running.model_call import ModelCaller, ModelFailure, was_cut_off
 from custom_react.running.runnable import StepRunnable
 from custom_react.running.token_budget import PromptBudget
@@ -199,13 +199,14 @@ class CustomReActAgent(StepRunnable):
         note: str = "",
         unfinished: str = "",
     ) -> list[BaseMessage]:
-        """The messages the model reads: system prompt, history, question, then the steps."""
+        """The messages the model reads: system prompt (with the input's), history, question, steps."""
         scratchpad = render_scratchpad(
             steps, self.format.render_observation, self.format.cue, note, unfinished
         )
-        return self.prompt.format_messages(
+        messages = self.prompt.format_messages(
             input=run.question, chat_history=readable_history(history), agent_scratchpad=scratchpad
         )
+        return with_input_system(messages, run.chat_history)  # one system turn, first
 
     def _parse(self, reply: AIMessage) -> ToolStep | FinalAnswer:
         """The step in the reply; cut off at the model's token limit inside it, a format error."""
