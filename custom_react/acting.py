@@ -6,7 +6,8 @@ and the Observation says why, when:
 - no tool has the name the model wrote (`unknown_tool`: the message lists the tools);
 - the input names arguments the tool does not have (`invalid_input`: it lists the real ones),
   or breaks the tool's schema otherwise: a type, an enum, a missing argument (`invalid_input`);
-- the input is the tool list's description of one (`placeholder_input`);
+- the input is the tool list's description of one (`placeholder_input`), unless the model writes
+  a call refused so again (`insists`: after reading why, it means it);
 - the same (tool, input) already ran and worked (`repeated`: the earlier observation again; a
   tool marked `metadata={"repeatable": True}` is let through, as is every tool with
   `repeated_action="allow"`; a call that failed may be tried again);
@@ -40,7 +41,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
-from custom_react.argument_checks import argument_problem, placeholder_input
+from custom_react.argument_checks import argument_problem, insists, placeholder_input
 from custom_react.memory import RunMemory
 from custom_react.parsing.action_input import input_text
 from custom_react.pausing.approval import (
@@ -105,7 +106,7 @@ def act(
         return unknown_tool_message(request.tool, toolbox.tools, language), "unknown_tool"
     if problem := argument_problem(tool, request.args, language):  # names, types, values
         return problem, "invalid_input"
-    if placeholder_input(tool, request.args):
+    if placeholder_input(tool, request.args) and not insists(request, memory.steps):
         return placeholder_input_message(tool, language), "placeholder_input"
     earlier, calls = memory.ran_before(tool.name, request.args)
     repeatable = metadata(tool).get("repeatable")

@@ -308,6 +308,30 @@ def test_an_input_copied_from_the_tool_list_is_not_run(script, tools, calls, too
     assert calls.calls == []
 
 
+def test_an_input_refused_as_a_placeholder_runs_when_the_model_writes_it_again(
+    script, tools, calls
+):
+    word = "Thought: look the word up\nAction: search\nAction Input: query"
+    again = 'Thought: I do mean it\nAction: search\nAction Input: {"query": "query"}'
+    model = script(word, again, word, "Final Answer: a question")
+    events, result = run(CustomReActAgent(model.model, tools))
+    statuses = [event[1] for event in events if event[0] == "observation"]
+    # Refused once, run when written again (the model read why), then an ordinary repeat.
+    assert statuses == ["placeholder_input", "ok", "repeated"]
+    assert calls.calls == [("search", "query")] and result["output"] == "a question"
+
+
+def test_a_placeholder_is_still_refused_when_the_model_writes_another_one(script, tools, calls):
+    model = script(
+        "Action: search\nAction Input: the query itself",
+        "Action: search\nAction Input: Query",
+        "Final Answer: x",
+    )
+    events, _ = run(CustomReActAgent(model.model, tools))
+    statuses = [event[1] for event in events if event[0] == "observation"]
+    assert statuses == ["placeholder_input", "placeholder_input"] and calls.calls == []
+
+
 @pytest.mark.parametrize(
     "written",
     [
