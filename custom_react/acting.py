@@ -70,7 +70,7 @@ from custom_react.running.context import runtime_parameter, tool_runtime
 from custom_react.running.sub_agents import SubAgentTool, run_sub_agent
 from custom_react.running.tool_output import observation_text
 from custom_react.steps import ObservationStatus, ToolStep
-from custom_react.toolbox import Toolbox, metadata
+from custom_react.toolbox import Toolbox, async_only, metadata
 
 Observed = tuple[str, ObservationStatus]
 
@@ -200,7 +200,7 @@ def tool_call(
         args[runtime] = tool_runtime(request.tool_call_id, config)
     call = ToolCall(name=tool.name, args=args, id=request.tool_call_id, type="tool_call")
     made = invoking(tool, call, config)
-    if getattr(tool, "func", True) is None and getattr(tool, "coroutine", None) is not None:
+    if async_only(tool):  # `_arun` alone: `invoke` runs its coroutine
         made = Call(partial(run_coroutine, made.arun), made.arun)
     return within(made, timeout)
 
