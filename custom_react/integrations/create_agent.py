@@ -275,9 +275,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
 def answer_schema(request: ModelRequest) -> AnswerSchema | None:
     """The schema of create_agent's `response_format` (a strategy's, or given raw), if any."""
     given = request.response_format
-    if given is None:
-        return None
-    return AnswerSchema(getattr(given, "schema", given))
+    return None if given is None else AnswerSchema(given)  # a strategy: its schema
 
 
 def request_tools(request: ModelRequest) -> list[BaseTool]:
