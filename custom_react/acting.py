@@ -6,7 +6,8 @@ tool is not run, and the Observation says why, when:
 - no tool has the name the model wrote (`unknown_tool`: the message lists the tools);
 - the input names arguments the tool does not have (`invalid_input`: it lists the real ones),
   or breaks the tool's schema otherwise: a type, an enum, a missing argument (`invalid_input`);
-- the input is the tool list's description of one (`placeholder_input`);
+- the input is the tool list's description of one (`placeholder_input`), unless the model writes
+  a call refused so again (`insists`: after reading why, it means it);
 - the same (tool, input) already ran and worked (`repeated`: the earlier observation again; a
   tool marked `metadata={"repeatable": True}` is let through, as is every tool with
   `repeated_action="allow"`; a call that failed may be tried again);
@@ -40,7 +41,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
-from custom_react.argument_checks import argument_problem, placeholder_input
+from custom_react.argument_checks import argument_problem, insists, placeholder_input
 from custom_react.memory import RunMemory
 from custom_react.parsing.action_input import input_text
 from custom_react.pausing.approval import (
@@ -69,7 +70,7 @@ from custom_react.running.context import runtime_parameter, tool_runtime
 from custom_react.running.sub_agents import SubAgentTool, run_sub_agent
 from custom_react.running.tool_output import observation_text
 from custom_react.steps import ObservationStatus, ToolStep
-from custom_react.toolbox import Toolbox, metadata
+from custom_react.toolbox import Toolbox, async_only, metadata
 
 
 class Observed(NamedTuple):
@@ -112,7 +113,7 @@ def act(
         return Observed(unknown_tool_message(request.tool, toolbox.tools, language), "unknown_tool")
     if problem := argument_problem(tool, request.args, language):  # names, types, values
         return Observed(problem, "invalid_input")
-    if placeholder_input(tool, request.args):
+    if placeholder_input(tool, request.args) and not insists(request, memory.steps):
         return Observed(placeholder_input_message(tool, language), "placeholder_input")
     earlier, calls = memory.ran_before(tool.name, request.args)
     repeatable = metadata(tool).get("repeatable")
@@ -207,7 +208,7 @@ def tool_call(
         args[runtime] = tool_runtime(request.tool_call_id, config)
     call = ToolCall(name=tool.name, args=args, id=request.tool_call_id, type="tool_call")
     made = invoking(tool, call, config)
-    if getattr(tool, "func", True) is None and getattr(tool, "coroutine", None) is not None:
+    if async_only(tool):  # `_arun` alone: `invoke` runs its coroutine
         made = Call(partial(run_coroutine, made.arun), made.arun)
     return within(made, timeout)
 

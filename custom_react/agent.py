@@ -51,12 +51,12 @@ from custom_react.events import (
     RunFinished,
     StopReason,
 )
-from custom_react.memory import Ending, RunMemory, open_run, run_thread
+from custom_react.memory import Ending, RunMemory, open_run
 from custom_react.parser import FinalAnswer, ParseError, parse_step
 from custom_react.pausing.approval import ApprovalPause
 from custom_react.running.calls import Loop
 from custom_react.running.chat_model import chat_model
-from custom_react.running.inputs import AgentInput
+from custom_react.running.inputs import AgentInput, with_input_system
 from custom_react.running.model_call import ModelCaller, ModelFailure, was_cut_off
 from custom_react.running.runnable import StepRunnable
 from custom_react.running.token_budget import PromptBudget
@@ -78,9 +78,8 @@ class CustomReActAgent(StepRunnable):
     ) -> Loop[None]:
         """One run: the ReAct loop, then its result; the last event is always `RunFinished`."""
         # A question of a conversation (a thread, with a store) sees its earlier questions and answers.
-        thread = run_thread(config, self.store)
         run = open_run(
-            agent_input, self.store, self.format.render_observation, thread, self.settings.state_key
+            agent_input, self.store, self.format.render_observation, config, self.settings.state_key
         )
         model = ModelCaller(self.llm, config, self.stop, stream_tokens, self.settings.model_retries)
         ending = yield from self._react(run, model, config)
@@ -199,13 +198,14 @@ class CustomReActAgent(StepRunnable):
         note: str = "",
         unfinished: str = "",
     ) -> list[BaseMessage]:
-        """The messages the model reads: system prompt, history, question, then the steps."""
+        """The messages the model reads: system prompt (with the input's), history, question, steps."""
         scratchpad = render_scratchpad(
             steps, self.format.render_observation, self.format.cue, note, unfinished
         )
-        return self.prompt.format_messages(
+        messages = self.prompt.format_messages(
             input=run.question, chat_history=readable_history(history), agent_scratchpad=scratchpad
         )
+        return with_input_system(messages, run.chat_history)  # one system turn, first
 
     def _parse(self, reply: AIMessage) -> ToolStep | FinalAnswer:
         """The step in the reply; cut off at the model's token limit inside it, a format error."""

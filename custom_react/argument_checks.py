@@ -4,7 +4,8 @@ Before a tool runs, the loop's guards (`acting.py`) ask here: `unknown_arguments
 arguments the tool does not have, `argument_problem` says what else breaks the schema (a wrong
 type, a value outside the enum, a missing required argument; the check is the `jsonschema`
 library's; its Observation is made here too), and `placeholder_input` tells an input copied from
-the tool list (its Observation is `acting.py`'s, with its guard). Binding the input to the
+the tool list (its Observation is `acting.py`'s, with its guard), unless the model `insists` on it.
+Binding the input to the
 arguments is `arguments.py`'s; nothing here runs a tool.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
@@ -19,6 +21,7 @@ from langchain_core.tools import BaseTool
 
 from custom_react.arguments import json_types, tool_schema
 from custom_react.prompts import message
+from custom_react.steps import Step, ToolStep
 
 
 def argument_problem(tool: BaseTool, args: dict[str, Any], language: str = "en") -> str | None:
@@ -132,3 +135,17 @@ def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
         return True  # the description of the input
     quoted_name = re.compile(rf"""['"]{re.escape(name)}['"]""", re.IGNORECASE)
     return _SCHEMA_TYPE.search(value) is not None and quoted_name.search(value) is not None
+
+
+def insists(call: ToolStep, steps: Sequence[Step]) -> bool:
+    """Whether the run already refused this very call as a placeholder: written again, it runs.
+
+    An input can equal the argument's name and still be meant (`define(word)`, asked what "word"
+    means). The model read why it was refused and wrote the same call again (the same tool and
+    arguments, `action_key`): it means it. Then the other guards apply as to any call.
+    """
+    key = call.action_key
+    return any(
+        isinstance(step, ToolStep) and step.status == "placeholder_input" and step.action_key == key
+        for step in steps
+    )

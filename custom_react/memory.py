@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import time
 import uuid
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -30,6 +29,7 @@ from custom_react.events import AgentResult, StopReason
 from custom_react.pausing.approval import Decision
 from custom_react.pausing.state import resume_run, run_state
 from custom_react.pausing.store import ResumeRefused, RunStore, claimed_elsewhere
+from custom_react.pausing.threads import run_thread, thread_turns
 from custom_react.prompts import message
 from custom_react.running.inputs import AgentInput, read_input
 from custom_react.running.model_call import reply_metadata
@@ -231,13 +231,13 @@ def open_run(
     agent_input: AgentInput,
     store: RunStore | None,
     observe: Observe,
-    thread_id: Any = None,
+    config: RunnableConfig | None = None,
     state_key: str | bytes | None = None,
 ) -> RunMemory:
     """The memory a run starts with (see the module docstring); registered in `store`, if any.
 
-    A new question of a thread (`thread_id`, with a `store`) gets the thread's earlier questions
-    and answers first in its chat history; their tool steps stay with their runs.
+    A new question of a thread (`thread_id` in `config`, with a `store`) gets the thread's
+    earlier questions and answers first in its chat history (`pausing/threads.py`).
 
     Raises:
         TypeError: The input is neither a question nor a resume.
@@ -258,10 +258,9 @@ def open_run(
         )
     else:
         question, chat_history = read_input(agent_input)
-        thread = None if thread_id is None else str(thread_id)
+        thread = run_thread(config or {}, store)
         if thread is not None and store is not None:
-            earlier = conversation(store.history(thread), given=chat_history)
-            chat_history = [*earlier, *chat_history]
+            chat_history = [*thread_turns(store, thread, chat_history), *chat_history]
         memory = RunMemory(question, chat_history, thread_id=thread)
     memory.observe = observe
     memory.store = store
@@ -269,36 +268,6 @@ def open_run(
     if store is not None:
         store.begin(memory.run_id, memory.state())
     return memory
-
-
-def run_thread(config: RunnableConfig, store: RunStore | None) -> str | None:
-    """The run's `thread_id` (`config["configurable"]`); a warning when no store keeps it.
-
-    Inside a LangGraph graph with a checkpointer, the graph keeps the thread: no warning.
-    """
-    configurable = config.get("configurable", {})
-    thread = configurable.get("thread_id")
-    in_graph = bool(configurable.get("__pregel_checkpointer"))
-    if thread is not None and store is None and not in_graph:
-        warnings.warn(
-            "thread_id is ignored without checkpoint=: give the agent a store (SQLiteStore, "
-            "MemoryStore) for a thread's questions to see the earlier ones.",
-            stacklevel=3,
-        )
-    return None if thread is None else str(thread)
-
-
-def conversation(
-    history: Sequence[tuple[str, str]], given: Sequence[BaseMessage] = ()
-) -> list[BaseMessage]:
-    """Earlier questions and answers as chat turns, but those the input's history holds (`given`)."""
-    asked = {message.text for message in given if isinstance(message, HumanMessage)}
-    return [
-        turn
-        for question, answer in history
-        if question not in asked
-        for turn in (HumanMessage(question), AIMessage(answer))
-    ]
 
 
 def to_messages(steps: Sequence[Step], observe: Observe = str) -> list[BaseMessage]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 
 from custom_react.parsing.markers import MARKERS
 from custom_react.parsing.thinking import strip_think
@@ -92,7 +92,8 @@ def readable_history(history: Sequence[BaseMessage]) -> list[BaseMessage]:
     An earlier run's tool steps (an `AIMessage` with tool calls, the `ToolMessage`s answering
     them) and what it sent back (`FORMAT_ERROR`) stay out, as a thread's earlier runs keep theirs:
     the model reads the questions and the answers. A tool result that ends a turn is that turn's
-    answer (`return_direct`). So `{"messages": result["messages"] + [follow_up]}` goes on.
+    answer (`return_direct`). So `{"messages": result["messages"] + [follow_up]}` goes on. A
+    system message is no turn: it joins the prompt's system turn (`inputs.with_input_system`).
     """
     readable: list[BaseMessage] = []
     for number, message in enumerate(history):
@@ -100,7 +101,7 @@ def readable_history(history: Sequence[BaseMessage]) -> list[BaseMessage]:
         if isinstance(message, ToolMessage) and not isinstance(after, AIMessage | ToolMessage):
             readable.append(AIMessage(content=message.text))  # a tool's answer ended the turn
         elif not (
-            isinstance(message, ToolMessage)
+            isinstance(message, ToolMessage | SystemMessage)  # the input's: in the system turn
             or (isinstance(message, AIMessage) and message.tool_calls)
             or is_format_error(message)
         ):

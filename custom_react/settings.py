@@ -127,7 +127,7 @@ class AgentSettings:
     """Retries of a transient model failure (connection, timeout, 5xx, 429), with backoff."""
     response_format: Any = None
     """The Final Answer as a validated object: a Pydantic model, a `TypedDict` or a JSON-schema
-    dict. The prompt states the schema, the answer is read as JSON and validated, and an invalid
+    dict (or LangChain's `ToolStrategy` / `ProviderStrategy` holding one). The prompt states the schema, the answer is read as JSON and validated, and an invalid
     one goes back to the model like a format error; `result["structured_response"]` holds it."""
     final_answer_checks: Sequence[Check] = ()
     """Checks on the answer, each `check(answer, steps) -> str | None` (`answering.checks`,

@@ -8,14 +8,17 @@ trailing punctuation, a unique prefix), `resolve_call` finds a tool's call wrapp
 `arguments.bind_arguments` maps an Action Input onto the tool's argument schema. A tool's
 `metadata` says what the loop's guards read: `requires_approval` (read by `pausing/approval.py`),
 `repeatable`, `max_calls`, `poll_interval`, `timeout`; a tool whose parameter the loop cannot fill
-is refused (`running/context.py`). What a tool returns becomes text in `running/tool_output.py`.
+is refused (`running/context.py`); `async_only` tells a tool with only async code. What a tool returns becomes text in `running/tool_output.py`.
 Deciding whether a tool runs, and the messages when it does not, is `acting.py`'s job.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import inspect
 import re
+import textwrap
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -197,6 +200,39 @@ def as_tool(item: object, index: int) -> BaseTool:
 def metadata(tool: BaseTool) -> dict[str, Any]:
     """The tool's metadata (`{}` when it has none)."""
     return tool.metadata or {}
+
+
+def async_only(tool: BaseTool) -> bool:
+    """Whether the tool has only async code, so `invoke` runs its coroutine (`acting.tool_call`).
+
+    A `StructuredTool` made with only a `coroutine`, or a `BaseTool` subclass with its own
+    `_arun` whose `_run` (which `BaseTool` requires) does nothing but raise `NotImplementedError`.
+    """
+    if getattr(tool, "func", True) is None and getattr(tool, "coroutine", None) is not None:
+        return True
+    kind = type(tool)
+    return kind._arun is not BaseTool._arun and _only_refuses(kind._run)
+
+
+@functools.cache
+def _only_refuses(function: Callable[..., Any]) -> bool:
+    """Whether the function's body (a docstring aside) is one `raise NotImplementedError`."""
+    try:
+        (defined,) = ast.parse(textwrap.dedent(inspect.getsource(function))).body
+    except (OSError, TypeError, SyntaxError, ValueError):  # no source to read: assume real code
+        return False
+    if not isinstance(defined, ast.FunctionDef):
+        return False
+    body = [
+        s
+        for s in defined.body
+        if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+    ]
+    return (
+        len(body) == 1
+        and isinstance(body[0], ast.Raise)
+        and "NotImplementedError" in ast.unparse(body[0])
+    )
 
 
 def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:

@@ -1,7 +1,9 @@
 """A structured Final Answer on any text model: the schema in the prompt, the answer validated.
 
 `AnswerSchema(schema)` takes what `response_format=` takes: a Pydantic model, a `TypedDict` (or a
-dataclass), or a JSON-schema dict. `instructions(language, example)` is the block the prompt ends
+dataclass), or a JSON-schema dict, given as it is or in LangChain's `ToolStrategy(...)`,
+`ProviderStrategy(...)` or `AutoStrategy(...)` (`given_schema` unwraps it: the loop and the
+`create_agent` middleware both read the schema alone, in the prompt). `instructions(language, example)` is the block the prompt ends
 with: the JSON schema, and how the step format writes such an answer. `read(answer)` finds the
 JSON object in the Final Answer's text (forgiving what small models write: `parsing.json_repair`),
 validates it, and returns the value the result's `structured_response` holds: an instance of the
@@ -24,6 +26,17 @@ from custom_react.parsing.json_repair import read_json_object
 from custom_react.prompts import load_messages
 
 
+def given_schema(response_format: Any) -> Any:
+    """The schema itself: a LangChain strategy's `.schema` (`ToolStrategy(Price)` gives `Price`).
+
+    Read by its attribute, so the core needs no `langchain`; a class (a Pydantic model has a
+    `schema` method) or a dict is a schema already.
+    """
+    if isinstance(response_format, type | dict):
+        return response_format
+    return getattr(response_format, "schema", response_format)
+
+
 class AnswerInvalid(ValueError):
     """The Final Answer is not the JSON object the schema asks for; `str()` is for the model."""
 
@@ -35,8 +48,9 @@ class AnswerSchema:
         """Read `schema`: a Pydantic model, a `TypedDict` or dataclass, or a JSON-schema dict.
 
         Raises:
-            TypeError: `schema` is none of those.
+            TypeError: `schema` is none of those (nor a strategy holding one).
         """
+        schema = given_schema(schema)
         self.schema = schema
         if isinstance(schema, dict):
             import jsonschema  # only for a JSON-schema dict: the other kinds need none

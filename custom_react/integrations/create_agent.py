@@ -62,6 +62,7 @@ from custom_react.integrations.react_messages import (
 )
 from custom_react.parser import Action, ParseError, parse_step
 from custom_react.prompts import check_language, message
+from custom_react.running.inputs import system_texts
 from custom_react.running.model_call import rejects_stop, was_cut_off
 from custom_react.running.options import check_types
 from custom_react.scratchpad import is_format_error, render_transcript
@@ -196,9 +197,10 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         """The same request with the ReAct prompt as its messages and no tools bound.
 
         The question is the last human turn; the steps after it become the transcript; earlier
-        questions and answers are the chat history (their steps are not). A system prompt given
-        to `create_agent` comes first. `unfinished`: a reply that stopped after its Thought ends
-        the transcript, for the model to go on from.
+        questions and answers are the chat history (their steps are not). The input's system
+        messages, then a system prompt given to `create_agent`, open the one system turn.
+        `unfinished`: a reply that stopped after its Thought ends the transcript, for the model to
+        go on from.
         """
         start = last_human(request.messages)
         question = request.messages[start].text if start is not None else ""
@@ -212,8 +214,8 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
             chat_history=[m for m in history if is_conversation(m)],
             agent_scratchpad=self.scratchpad(steps, unfinished),
         )
-        given = f"{request.system_message.text}\n\n" if request.system_message is not None else ""
-        system = SystemMessage(given + system.text)
+        given = [request.system_message.text] if request.system_message is not None else []
+        system = SystemMessage("\n\n".join([*system_texts(history), *given, system.text]))
         settings = {**request.model_settings, "stop": list(self.step_format.stop)}
         if not self.send_stop:
             settings.pop("stop")
@@ -273,9 +275,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
 def answer_schema(request: ModelRequest) -> AnswerSchema | None:
     """The schema of create_agent's `response_format` (a strategy's, or given raw), if any."""
     given = request.response_format
-    if given is None:
-        return None
-    return AnswerSchema(getattr(given, "schema", given))
+    return None if given is None else AnswerSchema(given)  # a strategy: its schema
 
 
 def request_tools(request: ModelRequest) -> list[BaseTool]:

@@ -4,15 +4,20 @@
 `AgentExecutor` shape or LangChain 1.x's (`create_agent`'s `{"messages": [...]}`), or what a chat
 model takes (a prompt value, so `prompt | agent` works; a message or a list of them); a resume
 (`{"resume": ...}`) is read by `pausing.state`. The question is text: a message's text blocks, one
-per line; an image or other block is left out, with a warning.
+per line; an image or other block is left out, with a warning. The input's system messages (a
+`ChatPromptTemplate` with a `("system", ...)` line, piped into the agent) stay in its history, and
+`with_input_system` joins them to the system turn of each prompt (`system_texts`, which
+`TextReActMiddleware` reads too): a chat model reads one system message, first (Anthropic's
+refuses a second one later in the conversation).
 """
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage, convert_to_messages
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, convert_to_messages
 from langchain_core.prompt_values import PromptValue
 
 AgentInput = str | dict[str, Any] | PromptValue | BaseMessage | list[Any]
@@ -70,6 +75,26 @@ def from_messages(given: Any) -> tuple[str, list[BaseMessage]]:
     if not asked:
         raise TypeError("messages holds no human message: the last one is the question.")
     return question_text(messages[asked[-1]]), messages[: asked[-1]]
+
+
+def with_input_system(
+    prompt: Sequence[BaseMessage], given: Sequence[BaseMessage]
+) -> list[BaseMessage]:
+    """`prompt` with the text of the system messages among `given` (the input's) opening its system turn.
+
+    They come first, before the agent's own `system_prompt` and the tool list, as `system_prompt`
+    opens it; the prompt keeps one system message. Without any (or a prompt that opens with no
+    system message) `prompt` is returned as it is.
+    """
+    texts = system_texts(given)
+    if not texts or not prompt or not isinstance(prompt[0], SystemMessage):
+        return list(prompt)
+    return [SystemMessage("\n\n".join([*texts, prompt[0].text])), *prompt[1:]]
+
+
+def system_texts(messages: Sequence[BaseMessage]) -> list[str]:
+    """The text of each system message among `messages` (none empty), in order."""
+    return [m.text.strip() for m in messages if isinstance(m, SystemMessage) and m.text.strip()]
 
 
 def question_text(message: BaseMessage) -> str:

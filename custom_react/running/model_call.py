@@ -8,9 +8,10 @@ timeout, a 5xx or 429 answer) is retried with exponential backoff; a server that
 `stop` parameter with HTTP 400 (several reasoning models do) is asked again without it, and the
 run remembers that (the parser cuts made-up observations itself). A failure that persists raises
 `ModelFailure`, which the loop turns into a result with `stop_reason="model_error"` that keeps
-every finished step. `was_cut_off` tells whether a reply ended at the model's token limit;
-`reply_metadata` is what a reply's record keeps of it besides its text (id, usage, metadata).
-Errors that are bugs (a wrong argument type, say) are not caught here.
+every finished step. `was_cut_off` tells whether a reply ended at the model's token limit, in
+any provider's words (`at_token_limit`); `reply_metadata` is what a reply's record keeps of it
+besides its text (id, usage, metadata). Errors that are bugs (a wrong argument type, say) are not
+caught here.
 """
 
 from __future__ import annotations
@@ -213,7 +214,21 @@ def was_cut_off(reply: AIMessage, stop: Sequence[str]) -> bool:
     A reply that went on past its step (into a made-up observation, which happens when `stop`
     was not sent) was not cut where it matters: the parser drops that rest.
     """
-    finish = (reply.response_metadata or {}).get("finish_reason")
-    if finish != "length":
+    if not at_token_limit(reply.response_metadata or {}):
         return False
     return not any(marker.strip() and marker.strip() in reply.text for marker in stop)
+
+
+STOP_KEYS = ("finish_reason", "stop_reason", "stopReason", "done_reason")
+"""Where each provider's LangChain package writes why a reply ended: OpenAI, Mistral and Google
+GenAI `finish_reason`, Anthropic (and `ChatBedrock`) `stop_reason`, Bedrock Converse
+`stopReason`, Ollama `done_reason`."""
+AT_LIMIT = frozenset({"length", "max_tokens", "model_length", "model_context_window_exceeded"})
+"""Their words for the token limit, in lower case: `length` (OpenAI, Mistral, Ollama), `max_tokens`
+(Anthropic, Bedrock; Google's `MAX_TOKENS`), Mistral's and Bedrock's full context window."""
+
+
+def at_token_limit(metadata: dict[str, Any]) -> bool:
+    """The reply's `response_metadata` says it ended at the model's token limit, any provider."""
+    reasons = (metadata.get(key) for key in STOP_KEYS)
+    return any(isinstance(reason, str) and reason.lower() in AT_LIMIT for reason in reasons)

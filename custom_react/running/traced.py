@@ -9,6 +9,8 @@ gets, that config in context for whatever runs inside, each event shown to a str
 and end it with the result dict of the last event (`calls.result_of`). A stream closed before its end
 ends the run with an empty dict: there is no result yet. `announced` tells the run's handlers each
 Action and Final Answer, as `AgentExecutor` does (`on_agent_action`, `on_agent_finish`).
+LangChain's deprecated `astream_log` is the one place that shows no run's output: its
+`final_output` adds up what `astream` yields, so it is the last event, `RunFinished`.
 """
 
 from __future__ import annotations

@@ -172,6 +172,29 @@ def test_a_tool_step_between_two_answers_runs_as_usual(script, tools):
     assert result["intermediate_steps"][-1][1] == "304"
 
 
+def strategies() -> list[object]:
+    """LangChain's `response_format` shapes for `create_agent` (`langchain`, the legacy extra)."""
+    structured = pytest.importorskip("langchain.agents.structured_output")
+    return [
+        structured.ToolStrategy(Diff),
+        structured.ProviderStrategy(Diff),
+        structured.AutoStrategy(Diff),
+        structured.ToolStrategy(PRICE_SCHEMA),
+    ]
+
+
+def test_a_schema_in_one_of_langchain_s_strategies_is_read_as_the_schema(script):
+    for strategy in strategies():
+        expected = {"metres": 304} if strategy.schema is Diff else {"item": "rose", "yuan": 1.2}
+        model = script(f"Final Answer: {json.dumps(expected)}")
+        agent = CustomReActAgent(model.model, [], response_format=strategy)
+        result = agent.invoke(QUESTION)
+        assert result["structured_response"] == (
+            Diff(**expected) if strategy.schema is Diff else expected
+        )
+        assert '"title": "' in model.prompts[0][0].text  # the schema itself, in the prompt
+
+
 def test_a_schema_that_is_none_of_the_kinds_fails_when_the_agent_is_built(script):
     with pytest.raises(TypeError, match="response_format takes a Pydantic model"):
         CustomReActAgent(script().model, [], response_format=42)

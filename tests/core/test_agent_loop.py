@@ -203,6 +203,31 @@ def test_a_thought_cut_off_at_the_token_limit_is_not_gone_on_from(script, tools)
     assert events[0] == ("parse_failure", 1)  # asked for a shorter step, as before
 
 
+CUT_BY_PROVIDER = [  # how each provider's LangChain package says a reply hit its token limit
+    {"finish_reason": "length"},  # OpenAI, Mistral
+    {"finish_reason": "model_length"},  # Mistral: the context window is full
+    {"stop_reason": "max_tokens"},  # Anthropic, ChatBedrock
+    {"finish_reason": "MAX_TOKENS"},  # Google GenAI
+    {"done_reason": "length"},  # Ollama
+    {"stopReason": "max_tokens"},  # Bedrock Converse
+]
+
+
+@pytest.mark.parametrize("metadata", CUT_BY_PROVIDER, ids=lambda m: "=".join(*m.items()))
+def test_a_final_answer_cut_at_any_providers_token_limit_is_not_taken(script, tools, metadata):
+    cut = AIMessage("Thought: I know it.\nFinal Answer: signed in 17", response_metadata=metadata)
+    model = script(cut, "Final Answer: signed in 1783")
+    events, result = run(CustomReActAgent(model.model, tools))
+    assert events[0] == ("parse_failure", 1)  # asked for a shorter step, not answered "17"
+    assert result["output"] == "signed in 1783"
+
+
+def test_a_reply_that_ended_on_its_own_is_not_cut(script, tools):
+    done = AIMessage("Final Answer: 391", response_metadata={"stop_reason": "end_turn"})
+    events, _ = run(CustomReActAgent(script(done).model, tools))
+    assert events[0] == ("final_answer", "391")
+
+
 def test_a_json_object_with_only_a_thought_stays_a_format_error(script, tools):
     model = script('{"thought": "hmm"}', '{"final_answer": "391"}')
     events, _ = run(CustomReActAgent(model.model, tools, format="json"))
@@ -281,6 +306,30 @@ def test_an_input_copied_from_the_tool_list_is_not_run(script, tools, calls, too
     assert events[1][0:2] == ("observation", "placeholder_input")
     assert "describes the" in events[1][2] and "Write the actual" in events[1][2]
     assert calls.calls == []
+
+
+def test_an_input_refused_as_a_placeholder_runs_when_the_model_writes_it_again(
+    script, tools, calls
+):
+    word = "Thought: look the word up\nAction: search\nAction Input: query"
+    again = 'Thought: I do mean it\nAction: search\nAction Input: {"query": "query"}'
+    model = script(word, again, word, "Final Answer: a question")
+    events, result = run(CustomReActAgent(model.model, tools))
+    statuses = [event[1] for event in events if event[0] == "observation"]
+    # Refused once, run when written again (the model read why), then an ordinary repeat.
+    assert statuses == ["placeholder_input", "ok", "repeated"]
+    assert calls.calls == [("search", "query")] and result["output"] == "a question"
+
+
+def test_a_placeholder_is_still_refused_when_the_model_writes_another_one(script, tools, calls):
+    model = script(
+        "Action: search\nAction Input: the query itself",
+        "Action: search\nAction Input: Query",
+        "Final Answer: x",
+    )
+    events, _ = run(CustomReActAgent(model.model, tools))
+    statuses = [event[1] for event in events if event[0] == "observation"]
+    assert statuses == ["placeholder_input", "placeholder_input"] and calls.calls == []
 
 
 @pytest.mark.parametrize(

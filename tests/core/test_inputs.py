@@ -124,6 +124,44 @@ def test_a_prompt_value_a_message_or_a_list_of_them_is_an_input(script: Any) -> 
     assert chained.invoke({"q": "Capital of France?"})["output"] == "Paris"
 
 
+def only_one_system_message_first(prompt: list[Any]) -> SystemMessage:
+    """The prompt's system message, checked to be its only one and its first (Anthropic's rule)."""
+    assert [m.type for m in prompt].count("system") == 1 and isinstance(prompt[0], SystemMessage)
+    return prompt[0]
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke"])  # a chain streams no agent events
+def test_the_input_s_system_message_joins_the_agent_s_system_turn(script: Any, way: str) -> None:
+    from langchain_core.prompts import ChatPromptTemplate
+
+    model = script("Final Answer: Arr, 42.")
+    agent = CustomReActAgent(model.model, [], system_prompt="Answer in one line.")
+    prompt = ChatPromptTemplate.from_messages([("system", "You are a pirate."), ("user", "{q}")])
+    result, _ = run_by(prompt | agent, way, {"q": "What is 6*7?"})
+    system = only_one_system_message_first(model.prompts[0])
+    # The input's instructions open the system turn, then the agent's own, then the tool list.
+    assert system.text.startswith("You are a pirate.\n\nAnswer in one line.\n\nAnswer the")
+    assert result["messages"][0] == SystemMessage("You are a pirate.")  # the input, as given
+
+
+def test_a_system_message_in_a_thread_s_next_question_stays_in_the_system_turn(
+    script: Any,
+) -> None:
+    from langchain_core.prompts import ChatPromptTemplate
+
+    from custom_react.pausing.store import MemoryStore
+
+    store, thread = MemoryStore(), {"configurable": {"thread_id": "t1"}}
+    prompt = ChatPromptTemplate.from_messages([("system", "You are a pirate."), ("user", "{q}")])
+    model = script("Final Answer: Ahoy, Li.", "Final Answer: Li, matey.")
+    chain = prompt | CustomReActAgent(model.model, [], checkpoint=store)
+    chain.invoke({"q": "My name is Li."}, thread)
+    chain.invoke({"q": "What is my name?"}, thread)
+    second = model.prompts[1]
+    assert only_one_system_message_first(second).text.startswith("You are a pirate.")
+    assert [m.text for m in second[1:3]] == ["My name is Li.", "Ahoy, Li."]  # the thread's turns
+
+
 def test_a_question_s_text_blocks_are_read_and_an_image_is_left_out_with_a_warning(
     script: Any,
 ) -> None:

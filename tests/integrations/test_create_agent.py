@@ -9,7 +9,13 @@ from typing import Any
 import pytest
 from langchain.agents import create_agent
 from langchain.agents.middleware import ModelCallLimitMiddleware
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel
 
@@ -138,6 +144,34 @@ def test_a_cut_reply_runs_its_step_only_when_the_step_ended_before_the_cut(
     assert calls.calls == [("calculator", "17 * 23")]  # the whole step ran, the cut one did not
     errors = [m.text for m in messages if isinstance(m, HumanMessage) and is_format_error(m)]
     assert errors == [message("cut_off")] and messages[-1].text == "391"
+
+
+def test_the_middleware_reads_any_providers_token_limit(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    cut = AIMessage("Final Answer: signed in 17", response_metadata={"stop_reason": "max_tokens"})
+    model = script(cut, "Final Answer: signed in 1783")  # Anthropic's words for the limit
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
+
+    messages = run(agent, "When was the Treaty of Paris signed?")
+
+    errors = [m.text for m in messages if isinstance(m, HumanMessage) and is_format_error(m)]
+    assert errors == [message("cut_off")] and messages[-1].text == "signed in 1783"
+
+
+def test_the_input_s_system_message_joins_the_one_system_turn(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    model = script("Final Answer: Arr, 391.")
+    middleware = [TextReActMiddleware()]
+    agent = create_agent(model.model, tools, system_prompt="Be brief.", middleware=middleware)
+
+    given = [SystemMessage("You are a pirate."), HumanMessage("What is 17 * 23?")]
+    agent.invoke({"messages": given})
+
+    (prompt,) = model.prompts
+    assert [m.type for m in prompt].count("system") == 1 and isinstance(prompt[0], SystemMessage)
+    assert prompt[0].text.startswith("You are a pirate.\n\nBe brief.\n\nAnswer the")
 
 
 def test_a_final_answer_ends_the_graph_at_once(

@@ -22,7 +22,7 @@ from uuid import UUID
 import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import ToolMessage
-from langchain_core.tools import StructuredTool, tool
+from langchain_core.tools import BaseTool, StructuredTool, tool
 
 from custom_react import CustomReActAgent
 from custom_react.events import (
@@ -146,6 +146,44 @@ def test_invoke_runs_an_async_only_tool_from_inside_a_running_event_loop(script)
     result = asyncio.run(notebook_cell())
     assert result["intermediate_steps"][0][1] == "async result for rose"
     assert record == [("rose", False)]  # its own loop, in a worker thread
+
+
+class Lookup(BaseTool):
+    """A tool written async-first, as `BaseTool` subclasses over async clients are."""
+
+    name: str = "lookup"
+    description: str = "Look an order up."
+
+    def _run(self, order: str) -> str:
+        """`BaseTool` requires a sync method: this one refuses."""
+        raise NotImplementedError("lookup is async only")
+
+    async def _arun(self, order: str) -> str:
+        await asyncio.sleep(0)
+        return f"order {order}: shipped"
+
+
+class Both(Lookup):
+    """A subclass with sync and async code: `invoke` runs the sync one."""
+
+    def _run(self, order: str) -> str:
+        return f"order {order}: shipped (sync)"
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke"])
+def test_a_base_tool_subclass_with_only_async_code_runs_either_way(script, way):
+    model = script("Action: lookup\nAction Input: 42", "Final Answer: shipped")
+    agent = CustomReActAgent(model.model, [Lookup()])
+    result = (
+        agent.invoke("Order 42?") if way == "invoke" else asyncio.run(agent.ainvoke("Order 42?"))
+    )
+    assert result["intermediate_steps"][0][1] == "order 42: shipped"
+
+
+def test_a_subclass_with_sync_code_runs_it_under_invoke(script):
+    model = script("Action: lookup\nAction Input: 42", "Final Answer: shipped")
+    result = CustomReActAgent(model.model, [Both()]).invoke("Order 42?")
+    assert result["intermediate_steps"][0][1] == "order 42: shipped (sync)"
 
 
 def test_an_async_tool_error_is_an_observation(script):

@@ -9,7 +9,7 @@ from uuid import UUID
 import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 
-from custom_react import CustomReActAgent
+from custom_react import CustomReActAgent, RunFinished
 from custom_react.testing import Script
 
 STEPS = ("Thought: compute\nAction: calculator\nAction Input: 6 * 7", "Final Answer: 42")
@@ -67,6 +67,21 @@ def test_astream_events_ends_with_the_result_dict(script, tools) -> None:
     assert (last["event"], last["name"]) == ("on_chain_end", "CustomReActAgent")
     assert isinstance(last["data"]["output"], dict) and last["data"]["output"]["output"] == "42"
     assert last["data"]["output"]["stop_reason"] == "final_answer"
+
+
+def test_astream_log_s_final_output_is_the_last_event_holding_the_result(script, tools) -> None:
+    """As documented (python-api.md): LangChain adds up what `astream` yields, the step events."""
+
+    async def main() -> Any:
+        agent = CustomReActAgent(script(*STEPS).model, tools)
+        with pytest.warns(DeprecationWarning):  # LangChain points to astream / astream_events
+            states = [state async for state in agent.astream_log("6 times 7?", diff=False)]
+        return states[-1].state
+
+    state = asyncio.run(main())
+    assert isinstance(state["final_output"], RunFinished)
+    assert state["final_output"].result.to_dict()["output"] == "42"
+    assert state["streamed_output"][-1] == state["final_output"]
 
 
 def test_a_stream_closed_early_ends_its_run_without_a_result(script, tools) -> None:
