@@ -568,7 +568,9 @@ def test_a_native_tool_call_in_a_reply_is_its_step(script, tools, calls, step_fo
 def test_a_thought_the_model_writes_again_when_it_goes_on_is_kept_once(
     script, tools, thought, again
 ):
-    model = script(thought, f"{again}\nAction: calculator\nAction Input: 17 * 23", "Final Answer: 391")
+    model = script(
+        thought, f"{again}\nAction: calculator\nAction Input: 17 * 23", "Final Answer: 391"
+    )
     result = CustomReActAgent(model.model, tools).invoke("What is 17 * 23?")
     ((action, _),) = result["intermediate_steps"]
     core = thought.split(":")[-1].split("：")[-1].strip()
