@@ -97,7 +97,9 @@ def _already_written(drafted: list[str], step: list[str]) -> int:
 
 
 def _may_restate_question(reply: str) -> bool:
-    """Whether the reply's first line is, or may grow into, the question restated (`Question:`,
-    which the parser leaves out of the step as an echo once a step follows it)."""
+    """Whether the reply's first line is, or may grow into, the question restated (`Question:`).
+
+    The parser leaves such a line out of the step as an echo once a step follows it.
+    """
     head = reply.lstrip(" *#`>").split("\n", 1)[0].lower()
     return head.startswith("question:") or "question:".startswith(head)
