@@ -154,7 +154,9 @@ class CustomReActAgent(StepRunnable):
     def _answer(self, step: FinalAnswer, reply: str, run: RunMemory) -> Loop[Ending | None]:
         """The run's ending with this Final Answer; None when it goes back to the model."""
         # With no schema and no checks, the verdict is the answer as written.
-        verdict = self.answers.review(step, run.steps, run.question, run.rejections)
+        verdict = self.answers.review(
+            step, run.steps, run.question, run.rejections, run.chat_history
+        )
         if verdict.invalid is not None:
             # Not the JSON the schema asks for: a format error, and why is the next Observation.
             run.failures += 1
@@ -221,7 +223,7 @@ class CustomReActAgent(StepRunnable):
                 nudge = self.format.nudge(self.language)
                 step = self._parse((yield from self._think(run, model, nudge)))
                 # An answer is held to the schema and the checks too; no retry can follow it.
-                verdict = self.answers.last_answer(step, run.steps, run.question)
+                verdict = self.answers.last_answer(step, run.steps, run.question, run.chat_history)
                 if verdict is not None:
                     found = {"structured": verdict.structured, "checks_failed": verdict.problems}
                     ending = Ending(verdict.output, limit, **found)

@@ -31,7 +31,7 @@ from custom_react.pausing.state import resume_run, run_state
 from custom_react.pausing.store import ResumeRefused, RunStore, claimed_elsewhere
 from custom_react.pausing.threads import run_thread, thread_turns
 from custom_react.prompts import message
-from custom_react.running.inputs import AgentInput, read_input
+from custom_react.running.inputs import AgentInput, asked_message, read_input
 from custom_react.running.model_call import reply_metadata
 from custom_react.scratchpad import sent_back
 from custom_react.settings import AgentSettings
@@ -105,6 +105,8 @@ class RunMemory(BaseRun):
     """Signs the run's state when it pauses (the agent's `state_key`), if set."""
     reply: AIMessage | None = None
     """The model's latest reply (`heard`): the records it writes keep what it carried."""
+    asked: HumanMessage | None = None
+    """The question as the message it came in (its id, its name), when it came as one."""
 
     def heard(self, reply: AIMessage) -> None:
         """Count the reply's tokens, and keep it for the records it writes (`replied`)."""
@@ -209,7 +211,7 @@ class RunMemory(BaseRun):
             output=ending.output,
             messages=[
                 *self.chat_history,  # as `create_agent` returns them: the input's messages first
-                HumanMessage(content=self.question),
+                self.asked or HumanMessage(content=self.question),
                 *to_messages(self.steps, self.observe),
             ],
             intermediate_steps=to_intermediate_steps(self.steps),
@@ -262,6 +264,7 @@ def open_run(
         if thread is not None and store is not None:
             chat_history = [*thread_turns(store, thread, chat_history), *chat_history]
         memory = RunMemory(question, chat_history, thread_id=thread)
+        memory.asked = asked_message(agent_input)
     memory.observe = observe
     memory.store = store
     memory.state_key = state_key

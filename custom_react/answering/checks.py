@@ -27,12 +27,20 @@ from custom_react.steps import Step, ToolStep
 
 
 class RunSteps(list[Step]):
-    """The run's step records, with the question and the run's language."""
+    """The run's step records, with the question, the run's language and the conversation before."""
 
-    def __init__(self, steps: Iterable[Step], question: str, language: str = "en") -> None:
+    def __init__(
+        self,
+        steps: Iterable[Step],
+        question: str,
+        language: str = "en",
+        history: Sequence[str] = (),
+    ) -> None:
         super().__init__(steps)
         self.question = question
         self.language = language
+        self.history = list(history)
+        """The texts of the turns before the question (a thread's questions and answers)."""
 
 
 Check = Callable[[str, RunSteps], str | None]
@@ -47,6 +55,8 @@ _NUMBER = re.compile(
     rf"{_START}[-−]?\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?!\d)|{_START}[-−]?\d+(?:\.\d+)?"
 )
 _PERCENT = re.compile(rf"({_NUMBER.pattern})\s*[%％]")
+_COMMA_NUMBER = re.compile(rf"{_START}\d[\d.]*,\d+(?![\d,])")
+_SWAP = str.maketrans(".,", ",.")
 
 
 def review(checks: Sequence[Check], answer: str, steps: RunSteps) -> list[str]:
@@ -60,9 +70,15 @@ def review(checks: Sequence[Check], answer: str, steps: RunSteps) -> list[str]:
 
 
 def grounded_numbers(answer: str, steps: RunSteps) -> str | None:
-    """Reject an answer with a number that neither the question nor any Observation holds."""
-    shown = [steps.question] + [s.observation for s in steps if isinstance(s, ToolStep)]
+    """Reject an answer with a number that neither the question nor any Observation holds.
+
+    The conversation before the question (a thread's earlier questions and answers) counts as
+    shown, and so does a number written with a decimal comma read either way (`12,5` is 12.5).
+    """
+    shown = [*steps.history, steps.question]
+    shown += [step.observation for step in steps if isinstance(step, ToolStep)]
     seen = {value for text in shown for value in numbers_in(text) | fractions_in(text)}
+    seen |= {value for text in shown for value in decimal_commas_in(text)}
     made_up = [written for written in _NUMBER.findall(answer) if not _grounded(written, seen)]
     if not made_up:
         return None
@@ -73,6 +89,12 @@ def grounded_numbers(answer: str, steps: RunSteps) -> str | None:
 def numbers_in(text: str) -> set[Decimal]:
     """The values of the numbers written in `text`."""
     return {value for written in _NUMBER.findall(text) if (value := _value(written)) is not None}
+
+
+def decimal_commas_in(text: str) -> set[Decimal]:
+    """The values of numbers written with a decimal comma: 12.5 for `12,5`, 2480 for `2.480,00`."""
+    written = (match.translate(_SWAP) for match in _COMMA_NUMBER.findall(text))
+    return {value for number in written if (value := _value(number)) is not None}
 
 
 def fractions_in(text: str) -> set[Decimal]:

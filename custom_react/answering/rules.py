@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from langchain_core.messages import BaseMessage
+
 from custom_react.answering.checks import Check, RunSteps, review
 from custom_react.answering.schema import AnswerInvalid, AnswerSchema
 from custom_react.parser import FinalAnswer
@@ -59,11 +61,17 @@ class AnswerRules:
         return self.schema is None and not self.checks
 
     def review(
-        self, answer: FinalAnswer, run_steps: Sequence[Step], question: str, rejections: int
+        self,
+        answer: FinalAnswer,
+        run_steps: Sequence[Step],
+        question: str,
+        rejections: int,
+        history: Sequence[BaseMessage] = (),
     ) -> Verdict:
         """The verdict on `answer`, given the run so far and the answers already sent back.
 
-        It decides only: the loop records what it sends back and counts it.
+        The checks also read the conversation before the question (`history`). It decides only:
+        the loop records what it sends back and counts it.
         """
         output = answer.output
         structured = None
@@ -72,12 +80,18 @@ class AnswerRules:
                 structured, output = self.schema.read(answer.output, self.language)
             except AnswerInvalid as error:
                 return Verdict(answer.output, invalid=str(error))
-        problems = review(self.checks, output, RunSteps(run_steps, question, self.language))
+        earlier = [message.text for message in history]
+        steps = RunSteps(run_steps, question, self.language, earlier)
+        problems = review(self.checks, output, steps)
         sent_back = bool(problems) and rejections < self.max_retries
         return Verdict(output, structured, problems, sent_back=sent_back)
 
     def last_answer(
-        self, step: ToolStep | FinalAnswer, run_steps: Sequence[Step], question: str
+        self,
+        step: ToolStep | FinalAnswer,
+        run_steps: Sequence[Step],
+        question: str,
+        history: Sequence[BaseMessage] = (),
     ) -> Verdict | None:
         """The verdict on the answer asked for at a limit (`early_stopping_method="generate"`).
 
@@ -87,5 +101,5 @@ class AnswerRules:
         """
         if not isinstance(step, FinalAnswer):
             return None
-        verdict = self.review(step, run_steps, question, rejections=self.max_retries)
+        verdict = self.review(step, run_steps, question, self.max_retries, history)
         return None if verdict.invalid is not None else verdict

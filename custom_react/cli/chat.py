@@ -16,7 +16,7 @@ from typing import Any
 import typer
 
 from custom_react.agent import CustomReActAgent
-from custom_react.cli.support import answer
+from custom_react.cli.support import answer, warn_unchecked
 from custom_react.console.labels import REACT, SEPARATOR
 from custom_react.events import RunFinished
 
@@ -51,4 +51,6 @@ def converse(
         last = events[-1]
         if quiet and isinstance(last, RunFinished):
             typer.echo(last.result.output)
+        if isinstance(last, RunFinished):
+            warn_unchecked(last.result)
         answered += isinstance(last, RunFinished) and last.result.stop_reason == "final_answer"

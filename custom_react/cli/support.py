@@ -25,7 +25,7 @@ from langchain_core.tools import BaseTool
 
 from custom_react.agent import CustomReActAgent
 from custom_react.console.printing import ConsolePrinter, show_live
-from custom_react.events import AgentEvent, ReplyToken, RunFinished
+from custom_react.events import AgentEvent, AgentResult, ReplyToken, RunFinished
 from custom_react.parsing.action_input import input_text
 from custom_react.pausing.approval import waiting_call
 from custom_react.running.prompt_log import ModelCall, PromptLog
@@ -125,12 +125,17 @@ def finish(
         raise typer.Exit(PAUSED_EXIT)
     if quiet and not result.error:  # an answer goes to stdout; a stop's message does not
         typer.echo(result.output)
-    if result.checks_failed:  # retries ran out: the answer is returned, and said to be unchecked
-        typer.echo(f"warning: the answer still fails: {'; '.join(result.checks_failed)}", err=True)
+    warn_unchecked(result)
     if result.stop_reason != "final_answer":
         why = f": {result.output}" if result.error else ""
         typer.echo(f"stopped without an answer: {result.stop_reason}{why}", err=True)
         raise typer.Exit(1)
+
+
+def warn_unchecked(result: AgentResult) -> None:
+    """Say so when the answer still fails its checks (the retries ran out: it is returned)."""
+    if result.checks_failed:
+        typer.echo(f"warning: the answer still fails: {'; '.join(result.checks_failed)}", err=True)
 
 
 def check_save_suffixes(paths: list[Path]) -> None:

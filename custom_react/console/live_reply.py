@@ -54,6 +54,8 @@ class LiveReply:
         """Take a piece of the reply; return what to write now ("" when nothing new shows)."""
         self.reply += text
         sections = reply_sections(self.reply)
+        if _may_restate_question(self.reply) and all(kind == "thought" for kind, _ in sections):
+            sections = []  # the question restated (an echo, left out once a step follows): wait
         if not self.erase:  # what cannot be taken back: the Thought and the answer, as written
             ends = [i for i, (kind, _) in enumerate(sections) if kind not in WRITTEN_AS_IS]
             sections = sections[: ends[0]] if ends else sections
@@ -92,3 +94,12 @@ def _already_written(drafted: list[str], step: list[str]) -> int:
         same_start += 1
     overlaps = (n for n in range(min(len(drafted), len(step)), 0, -1) if drafted[-n:] == step[:n])
     return max(same_start, next(overlaps, 0))
+
+
+def _may_restate_question(reply: str) -> bool:
+    """Whether the reply's first line is, or may grow into, the question restated (`Question:`).
+
+    The parser leaves such a line out of the step as an echo once a step follows it.
+    """
+    head = reply.lstrip(" *#`>").split("\n", 1)[0].lower()
+    return head.startswith("question:") or "question:".startswith(head)

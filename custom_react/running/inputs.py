@@ -42,15 +42,33 @@ def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
     return question, history
 
 
+def asked_message(agent_input: AgentInput) -> HumanMessage | None:
+    """The question as the message it came in, with its id and name (None for a string).
+
+    The result's messages return it as it was given, so a LangGraph graph that merges messages
+    by id (`add_messages`) does not add the question a second time.
+    """
+    given = _given_messages(agent_input)
+    asked = [m for m in convert_to_messages(given or []) if isinstance(m, HumanMessage)]
+    return asked[-1] if given is not None and asked else None
+
+
+def _given_messages(agent_input: AgentInput) -> Any:
+    """The input's messages, when it came as messages (None for a string or `{"input": ...}`)."""
+    if isinstance(agent_input, PromptValue):  # `prompt | agent`
+        return agent_input.to_messages()
+    if isinstance(agent_input, BaseMessage | list | tuple):  # what a chat model takes
+        return [agent_input] if isinstance(agent_input, BaseMessage) else agent_input
+    if isinstance(agent_input, dict) and "messages" in agent_input and "input" not in agent_input:
+        return agent_input["messages"]
+    return None
+
+
 def _question_and_history(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
     if isinstance(agent_input, str):
         return agent_input, []
-    if isinstance(agent_input, PromptValue):  # `prompt | agent`
-        return from_messages(agent_input.to_messages())
-    if isinstance(agent_input, BaseMessage | list | tuple):  # what a chat model takes
-        return from_messages([agent_input] if isinstance(agent_input, BaseMessage) else agent_input)
-    if isinstance(agent_input, dict) and "messages" in agent_input and "input" not in agent_input:
-        return from_messages(agent_input["messages"])
+    if (given := _given_messages(agent_input)) is not None:
+        return from_messages(given)
     if not isinstance(agent_input, dict) or not isinstance(agent_input.get("input"), str):
         raise TypeError(
             'The agent takes a question string, {"input": "<question>"}, '

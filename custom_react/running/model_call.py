@@ -17,6 +17,7 @@ caught here.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -155,8 +156,19 @@ def reply_metadata(reply: AIMessage) -> ReplyMetadata:
 
 
 def continued(unfinished: str, reply: AIMessage) -> AIMessage:
-    """`reply` after the `unfinished` part the model wrote before it stopped: one reply, one step."""
+    """`reply` after the `unfinished` part the model wrote before it stopped: one reply, one step.
+
+    A model that writes that part again first (`Thought: I need X.` once more, then its Action)
+    wrote the whole step itself: the reply is kept as it is, with the Thought once.
+    """
+    thought = _LABEL.sub("", unfinished.strip(), count=1).strip()  # without its `Thought:` label
+    if thought and _LABEL.sub("", reply.text.strip(), count=1).strip().startswith(thought):
+        return reply
     return reply.model_copy(update={"content": f"{unfinished.rstrip()}\n{reply.text}"})
+
+
+_LABEL = re.compile(r"^[^\W\d_]+\s*[:：]")
+"""A leading label word and its colon (`Thought:`, `思考：`)."""
 
 
 def stream_reply(

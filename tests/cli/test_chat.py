@@ -69,3 +69,17 @@ def test_a_chat_on_a_file_goes_on_in_a_later_command(tmp_path, monkeypatch):
         ("My name is Li.", "Hello, Li."),
         ("What is my name?", "Your name is Li."),
     ]
+
+
+def test_an_answer_that_still_fails_its_checks_is_said_to_in_the_chat(script, capsys):
+    def never(answer, steps):
+        return "never good enough"
+
+    model = script("Final Answer: It is 999.", "Final Answer: It is 999.")
+    agent = CustomReActAgent(
+        model.model, [], checkpoint=MemoryStore(), final_answer_checks=[never], max_answer_retries=1
+    )
+    converse(agent, "t", lang="en", quiet=True, stream_tokens=False, read=feed("How much?"))
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[-1] == "It is 999."
+    assert "warning: the answer still fails: never: never good enough" in captured.err

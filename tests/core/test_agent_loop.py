@@ -555,3 +555,24 @@ def test_a_native_tool_call_in_a_reply_is_its_step(script, tools, calls, step_fo
     result = CustomReActAgent(model.model, tools, format=step_format).invoke("17 * 23?")
     assert calls.calls == [("calculator", "17 * 23")] and result["output"] == "391"
     assert "tool_calls" not in str(model.prompts[1])  # the transcript holds it as text
+
+
+@pytest.mark.parametrize(
+    ("thought", "again"),
+    [
+        ("Thought: I need the product.", "Thought: I need the product."),
+        ("思考：我需要乘积。", "思考：我需要乘积。"),
+        ("Thought: I need the product.", "I need the product."),
+    ],
+)
+def test_a_thought_the_model_writes_again_when_it_goes_on_is_kept_once(
+    script, tools, thought, again
+):
+    model = script(
+        thought, f"{again}\nAction: calculator\nAction Input: 17 * 23", "Final Answer: 391"
+    )
+    result = CustomReActAgent(model.model, tools).invoke("What is 17 * 23?")
+    ((action, _),) = result["intermediate_steps"]
+    core = thought.split(":")[-1].split("：")[-1].strip()
+    assert action.log.count(core) == 1 and "Action: calculator" in action.log
+    assert model.prompts[2][-1].content.count(core) == 1  # the model reads its Thought once

@@ -174,3 +174,28 @@ def test_a_question_s_text_blocks_are_read_and_an_image_is_left_out_with_a_warni
     assert agent.invoke({"messages": [HumanMessage(parts)]})["input"] == (
         "Compare part one\npart two."
     )
+
+
+def test_the_question_comes_back_as_the_message_it_came_in(script):
+    question = HumanMessage("What is 2+2?", id="q-1", name="li")
+    earlier = [HumanMessage("hi", id="h-1"), AIMessage("hello", id="a-1")]
+    agent = CustomReActAgent(script("Final Answer: 4").model, [])
+    messages = agent.invoke({"messages": [*earlier, question]})["messages"]
+    assert [m.id for m in messages[:3]] == ["h-1", "a-1", "q-1"] and messages[2].name == "li"
+
+
+def test_a_langgraph_graph_of_the_agent_keeps_each_question_once(script):
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import END, START, MessagesState, StateGraph
+
+    graph = StateGraph(MessagesState)
+    graph.add_node(
+        "agent", CustomReActAgent(script("Final Answer: 4", "Final Answer: 6").model, [])
+    )
+    graph.add_edge(START, "agent")
+    graph.add_edge("agent", END)
+    app = graph.compile(checkpointer=InMemorySaver())
+    thread = {"configurable": {"thread_id": "1"}}
+    app.invoke({"messages": [("user", "What is 2+2?")]}, thread)
+    out = app.invoke({"messages": [("user", "And 3+3?")]}, thread)
+    assert [m.text for m in out["messages"]] == ["What is 2+2?", "4", "And 3+3?", "6"]

@@ -272,3 +272,18 @@ def test_stream_final_answer_drops_a_failed_reply(tools, monkeypatch):
     model = BreaksInTheAnswer(messages=iter(["Final Answer: It is 4."]), broken=[])
     pieces = list(CustomReActAgent(model, tools).stream_final_answer("2 + 2?"))
     assert "".join(pieces) == "It is 4."
+
+
+@pytest.mark.parametrize("question", ["what is 2 + 2?", "2 加 2 等于几？"])
+def test_a_pipe_never_shows_the_question_restated_as_a_thought(script, tools, question):
+    """A reply that opens with `Question:` shows on a pipe as it does without tokens."""
+    reply = f"Question: {question}\nThought: {TOOL_STEP}"
+    before, after = Screen(), Screen()
+    for event in CustomReActAgent(script(reply, ANSWER).model, tools).stream(question):
+        printer_for(before)(event)
+    printer = printer_for(after)
+    streamed = CustomReActAgent(script(reply, ANSWER).model, tools)
+    for event in streamed.stream(question, stream_tokens=True):
+        printer(event)
+    assert after.text == before.text and question not in after.text
+    assert after.text.startswith("Thought: I should compute it.\nAction: calculator")
