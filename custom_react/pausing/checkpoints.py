@@ -6,8 +6,9 @@ records it, before the next model call, so a process that dies after eight steps
 steps behind; `{"resume": run_id}` continues from there without running their tools again. The
 agent never opens this module itself. Each write opens its own short connection (WAL
 journal, a 30 s busy timeout), so runs in threads or an `abatch` can share one file. The file
-carries its format version: a file written by a version whose format differs is refused with a
-clear message, never misread. Standard library only.
+carries its format version: a file of format 3 (before the records kept a tool's artifact and
+what a reply carried) is read, those fields at their defaults, and marked format 4; a file of
+another format is refused with a clear message, never misread. Standard library only.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from custom_react.pausing.state import STATE_VERSION
+from custom_react.pausing.state import READS_VERSIONS, STATE_VERSION
 from custom_react.pausing.store import Claim, ResumeRefused, taken_step
 
 if TYPE_CHECKING:
@@ -94,6 +95,11 @@ class SQLiteStore:
                 db.executescript(_SCHEMA)
                 db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (str(STATE_VERSION),))
                 (found,) = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+                if found in {str(version) for version in READS_VERSIONS}:  # format 4 from now on
+                    db.execute(
+                        "UPDATE meta SET value = ? WHERE key = 'format'", (str(STATE_VERSION),)
+                    )
+                    found = str(STATE_VERSION)
         except sqlite3.DatabaseError as error:
             raise CheckpointError(
                 f"{self.path} is not a custom-react checkpoint store ({error}): give "

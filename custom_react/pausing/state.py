@@ -34,6 +34,9 @@ from custom_react.steps import FinalAnswerEvent, Step, ToolStep, step_from_dict
 
 STATE_VERSION = 4
 """Bumped whenever the JSON shape of a run changes; older states are refused, not misread."""
+READS_VERSIONS = (3, STATE_VERSION)
+"""The versions a state may have: format 3 lacks the fields format 4 added to the records (a
+tool's artifact, what a reply carried), which read as their defaults (`typed_json`)."""
 _STATE_FIELDS: dict[str, Any] = {
     "version": int,
     "run_id": str,
@@ -138,7 +141,7 @@ def read_state(state: Any, key: str | bytes | None = None) -> RunStart:
     """
     if not isinstance(state, dict) or "steps" not in state:
         raise ValueError("Not a run state: resume with the `state` a paused run returned.")
-    if state.get("version") != STATE_VERSION:
+    if state.get("version") not in READS_VERSIONS:
         raise ValueError(
             f"This run state has format version {state.get('version')!r}, but this version of "
             f"custom-react reads version {STATE_VERSION}: finish the run with the version "

@@ -21,6 +21,8 @@ from typing import Any, TypeVar, cast
 from pydantic import TypeAdapter, ValidationError
 
 RecordT = TypeVar("RecordT")
+ADDED_IN_FORMAT_4 = frozenset({"artifact", "reply_metadata"})
+"""The fields format 4 added: a record written in format 3 lacks them, and reads with their defaults."""
 
 
 def field_as_json(record: Any, item: Field[Any]) -> Any:
@@ -63,7 +65,7 @@ def field_types(kind: Any) -> dict[str, Any]:
 def read_record(kind: type[RecordT], data: Any, where: str) -> RecordT:
     """The record of type `kind` in `data`, every field checked against its type first.
 
-    Strict: every field present, `"1"` not an int, so a malformed or tampered record is refused,
+    Strict: every field present (but those format 4 added), `"1"` not an int, so a malformed or tampered record is refused,
     naming the field.
 
     Raises:
@@ -75,7 +77,7 @@ def read_record(kind: type[RecordT], data: Any, where: str) -> RecordT:
     known = {item.name for item in fields(kind)} - {"type"}  # type: ignore[arg-type]
     if unknown := sorted(set(data) - known):
         raise ValueError(f"{where} has unknown fields {unknown}; it takes {sorted(known)}.")
-    if missing := sorted(known - set(data)):  # `to_dict` writes every field
+    if missing := sorted(known - set(data) - ADDED_IN_FORMAT_4):  # `to_dict` writes every field
         raise ValueError(f"{where} is missing the fields {missing}.")
     for name, value in data.items():
         try:

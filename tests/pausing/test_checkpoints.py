@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import sqlite3
@@ -33,7 +34,8 @@ from typer.testing import CliRunner
 from custom_react import CustomReActAgent
 from custom_react.cli.app import app
 from custom_react.pausing.checkpoints import CheckpointError, SQLiteStore
-from custom_react.pausing.state import STATE_VERSION
+from custom_react.pausing.state import STATE_VERSION, sign_state
+from custom_react.pausing.typed_json import ADDED_IN_FORMAT_4
 from custom_react.steps import step_from_dict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -258,3 +260,71 @@ def test_a_file_of_another_format_version_is_refused(tmp_path):
         SQLiteStore(db)
     with pytest.raises(CheckpointError, match="No run 'missing'"):
         SQLiteStore(tmp_path / "other.db").load("missing")
+
+
+def as_format_3(record: dict[str, Any]) -> dict[str, Any]:
+    """A record as format 3 wrote it: without the fields format 4 added."""
+    return {name: value for name, value in record.items() if name not in ADDED_IN_FORMAT_4}
+
+
+def test_a_file_of_format_3_is_read_and_marked_format_4(script, tmp_path):
+    """A file written before the records kept artifacts and reply metadata loses nothing."""
+    db, ran = tmp_path / "runs.db", []
+
+    @tool
+    def echo(text: str) -> str:
+        """Return the text."""
+        return text
+
+    tools = [command_tool(ran), echo]
+    first = CustomReActAgent(
+        script("Action: echo\nAction Input: hi", "Action: run_command\nAction Input: ls").model,
+        tools,
+        checkpoint=SQLiteStore(db),
+        approval="interrupt",
+    )
+    paused = first.invoke("What files are there?")
+    with sqlite3.connect(db) as connection:  # the file as format 3 wrote it
+        connection.execute("UPDATE meta SET value = '3' WHERE key = 'format'")
+        for run_id, position, step in connection.execute("SELECT * FROM steps").fetchall():
+            old = json.dumps(as_format_3(json.loads(step)))
+            connection.execute(
+                "UPDATE steps SET step = ? WHERE run_id = ? AND position = ?",
+                (old, run_id, position),
+            )
+        for run_id, state in connection.execute("SELECT run_id, state FROM runs").fetchall():
+            data = json.loads(state)
+            data["version"] = 3
+            data["steps"] = [as_format_3(step) for step in data["steps"]]
+            data["pending"] = data["pending"] and as_format_3(data["pending"])
+            connection.execute(
+                "UPDATE runs SET state = ? WHERE run_id = ?", (json.dumps(data), run_id)
+            )
+    again = CustomReActAgent(
+        script("Final Answer: a.txt").model, tools, checkpoint=SQLiteStore(db), approval="interrupt"
+    )
+    result = again.invoke({"resume": paused["run_id"], "decision": {"approve": True}})
+    assert result["output"] == "a.txt" and ran == ["ls"]
+    assert [m.text for m in result["messages"]][1:3] == ["Action: echo\nAction Input: hi", "hi"]
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT value FROM meta").fetchone() == ("4",)
+        assert connection.execute("SELECT count(*) FROM steps").fetchone()[0] >= 2
+
+
+KEY = "a secret of sixteen characters at least"
+
+
+def test_a_state_of_format_3_resumes_signed_as_it_was(script):
+    ran: list[str] = []
+    tools = [command_tool(ran)]
+    agent = CustomReActAgent(
+        script("Action: run_command\nAction Input: ls", "Final Answer: a.txt").model,
+        tools,
+        approval="interrupt",
+        state_key=KEY,
+    )
+    state = agent.invoke("What files are there?")["state"]
+    old = {**state, "version": 3, "pending": as_format_3(state["pending"])}
+    old = sign_state({name: value for name, value in old.items() if name != "signature"}, KEY)
+    result = agent.invoke({"resume": old, "decision": {"approve": True}})
+    assert result["output"] == "a.txt" and ran == ["ls"]
