@@ -31,7 +31,7 @@ from custom_react.pausing.state import resume_run, run_state
 from custom_react.pausing.store import ResumeRefused, RunStore, claimed_elsewhere
 from custom_react.pausing.threads import run_thread, thread_turns
 from custom_react.prompts import message
-from custom_react.running.inputs import AgentInput, asked_message, read_input
+from custom_react.running.inputs import AgentInput, read_input
 from custom_react.running.model_call import reply_metadata
 from custom_react.scratchpad import sent_back
 from custom_react.settings import AgentSettings
@@ -259,12 +259,11 @@ def open_run(
             usage=start.usage,  # the tokens used before the pause count on
         )
     else:
-        question, chat_history = read_input(agent_input)
+        question, chat_history, asked = read_input(agent_input)
         thread = run_thread(config or {}, store)
         if thread is not None and store is not None:
             chat_history = [*thread_turns(store, thread, chat_history), *chat_history]
-        memory = RunMemory(question, chat_history, thread_id=thread)
-        memory.asked = asked_message(agent_input)
+        memory = RunMemory(question, chat_history, thread_id=thread, asked=asked)
     memory.observe = observe
     memory.store = store
     memory.state_key = state_key

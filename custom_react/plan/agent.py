@@ -207,7 +207,8 @@ class PlanAndExecuteAgent(StepRunnable):
             run, plan, done, waiting = read_paused(agent_input["resume"], key)
             read_state(waiting, key)
             return run, plan, done, {"resume": waiting, "decision": agent_input.get("decision")}
-        run = PlanRun(*read_input(agent_input))
+        question, chat_history, _ = read_input(agent_input)
+        run = PlanRun(question, chat_history)
         # Plan: the planner reads the question and writes the steps.
         written = yield from self._ask("planner", self.planner, parse_plan, {}, run, config)
         # No readable plan: the one step is the question itself.

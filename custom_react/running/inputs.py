@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, convert_to_messages
 from langchain_core.prompt_values import PromptValue
@@ -26,7 +26,19 @@ AgentInput = str | dict[str, Any] | PromptValue | BaseMessage | list[Any]
 state_or_run_id, "decision": ...}`)."""
 
 
-def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
+class RunInput(NamedTuple):
+    """A new run's input, read: its question, the chat history before it, its question's message.
+
+    The message (when the question came as one) keeps its id and name, so a LangGraph graph
+    that merges messages by id (`add_messages`) does not add the question a second time.
+    """
+
+    question: str
+    chat_history: list[BaseMessage]
+    asked: HumanMessage | None = None
+
+
+def read_input(agent_input: AgentInput) -> RunInput:
     """The question and the chat history of a new run's input.
 
     A question string, `{"input": str, "chat_history": [...]}`, or LangChain 1.x's
@@ -36,39 +48,21 @@ def read_input(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
         TypeError: Anything else, with the shapes the agent takes.
         ValueError: The question is empty (or only spaces): there is nothing to answer.
     """
-    question, history = _question_and_history(agent_input)
-    if not question.strip():
+    read = _question_and_history(agent_input)
+    if not read.question.strip():
         raise ValueError("The question is empty: give the agent something to answer.")
-    return question, history
+    return read
 
 
-def asked_message(agent_input: AgentInput) -> HumanMessage | None:
-    """The question as the message it came in, with its id and name (None for a string).
-
-    The result's messages return it as it was given, so a LangGraph graph that merges messages
-    by id (`add_messages`) does not add the question a second time.
-    """
-    given = _given_messages(agent_input)
-    asked = [m for m in convert_to_messages(given or []) if isinstance(m, HumanMessage)]
-    return asked[-1] if given is not None and asked else None
-
-
-def _given_messages(agent_input: AgentInput) -> Any:
-    """The input's messages, when it came as messages (None for a string or `{"input": ...}`)."""
-    if isinstance(agent_input, PromptValue):  # `prompt | agent`
-        return agent_input.to_messages()
-    if isinstance(agent_input, BaseMessage | list | tuple):  # what a chat model takes
-        return [agent_input] if isinstance(agent_input, BaseMessage) else agent_input
-    if isinstance(agent_input, dict) and "messages" in agent_input and "input" not in agent_input:
-        return agent_input["messages"]
-    return None
-
-
-def _question_and_history(agent_input: AgentInput) -> tuple[str, list[BaseMessage]]:
+def _question_and_history(agent_input: AgentInput) -> RunInput:
     if isinstance(agent_input, str):
-        return agent_input, []
-    if (given := _given_messages(agent_input)) is not None:
-        return from_messages(given)
+        return RunInput(agent_input, [])
+    if isinstance(agent_input, PromptValue):  # `prompt | agent`
+        return from_messages(agent_input.to_messages())
+    if isinstance(agent_input, BaseMessage | list | tuple):  # what a chat model takes
+        return from_messages([agent_input] if isinstance(agent_input, BaseMessage) else agent_input)
+    if isinstance(agent_input, dict) and "messages" in agent_input and "input" not in agent_input:
+        return from_messages(agent_input["messages"])
     if not isinstance(agent_input, dict) or not isinstance(agent_input.get("input"), str):
         raise TypeError(
             'The agent takes a question string, {"input": "<question>"}, '
@@ -77,11 +71,11 @@ def _question_and_history(agent_input: AgentInput) -> tuple[str, list[BaseMessag
     history = agent_input.get("chat_history") or []
     if not isinstance(history, list | tuple):
         raise TypeError(f"chat_history must be a list of messages, not {type(history).__name__}.")
-    return agent_input["input"], convert_to_messages(history)
+    return RunInput(agent_input["input"], convert_to_messages(history))
 
 
-def from_messages(given: Any) -> tuple[str, list[BaseMessage]]:
-    """The question (the last human message's text) and the history (the messages before it).
+def from_messages(given: Any) -> RunInput:
+    """The question (the last human message, and its text) and the history (the messages before it).
 
     Raises:
         TypeError: Not a list of messages, or no human message in it.
@@ -92,7 +86,8 @@ def from_messages(given: Any) -> tuple[str, list[BaseMessage]]:
     asked = [i for i, message in enumerate(messages) if isinstance(message, HumanMessage)]
     if not asked:
         raise TypeError("messages holds no human message: the last one is the question.")
-    return question_text(messages[asked[-1]]), messages[: asked[-1]]
+    question = cast(HumanMessage, messages[asked[-1]])
+    return RunInput(question_text(question), messages[: asked[-1]], question)
 
 
 def with_input_system(
