@@ -58,6 +58,8 @@ def test_the_pause_is_the_graphs_interrupt_and_the_decision_resumes_it(script):
     done = app.invoke(Command(resume={"approve": True}), thread)
     assert deleted == ["old.txt"]
     assert done["messages"][-1].text == "old.txt is deleted."
+    # The resumed run gives the question back as the message it came in: the graph keeps it once.
+    assert [m.text for m in done["messages"]].count("Delete old.txt.") == 1
 
 
 @pytest.mark.parametrize("decision", [{"approve": True}, {"reject": "keep it"}])
