@@ -16,7 +16,8 @@ held to a schema and checks), `steps.py` (the
 step's one record, `ToolStep`, from the parsed Action to the stored step), `events.py` (the events
 that carry it), `memory.py` (the run's records and counters) with `running/inputs.py` (what the
 agent takes) and `pausing/threads.py` (the run's thread, if any), and `running/runnable.py` with `running/calls.py` (how `invoke` drives the loop and
-makes the calls it asks for) and `running/traced.py` (each Action and Final Answer told to the
+makes the calls it asks for), `pausing/graph_pause.py` (whether the run is a LangGraph graph's task,
+which a pause would pause) and `running/traced.py` (each Action and Final Answer told to the
 callback handlers, as `AgentExecutor` tells them). Next to them: `prompt.py` (the system prompt), `settings.py` (every
 option), `environment.py` (facts about the machine for the prompt), `testing.py` (scripted
 models), `console/` (the only printing) and `prompts/` (templates and message tables, EN + ZH).

@@ -199,6 +199,7 @@ class RunMemory(BaseRun):
             self.thread_id,
             self.state_key,
             self.usage,
+            self.asked,
         )
 
     def finish(self, ending: Ending) -> AgentResult:
@@ -257,6 +258,7 @@ def open_run(
             decision=start.decision,
             thread_id=start.thread_id,
             usage=start.usage,  # the tokens used before the pause count on
+            asked=start.asked,  # the question's message, its id kept
         )
     else:
         question, chat_history, asked = read_input(agent_input)

@@ -7,8 +7,9 @@ steps behind; `{"resume": run_id}` continues from there without running their to
 agent never opens this module itself. Each write opens its own short connection (WAL
 journal, a 30 s busy timeout), so runs in threads or an `abatch` can share one file. The file
 carries its format version: a file of format 3 (before the records kept a tool's artifact and
-what a reply carried) is read, those fields at their defaults, and marked format 4; a file of
-another format is refused with a clear message, never misread. Standard library only.
+what a reply carried) or 4 (before a state kept the question's message) is read, those fields at
+their defaults, and marked format 5; a file of another format is refused with a clear message,
+never misread. Standard library only.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class SQLiteStore:
                 db.executescript(_SCHEMA)
                 db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (str(STATE_VERSION),))
                 (found,) = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-                if found in {str(version) for version in READS_VERSIONS}:  # format 4 from now on
+                if found in {str(version) for version in READS_VERSIONS}:  # format 5 from now on
                     db.execute(
                         "UPDATE meta SET value = ? WHERE key = 'format'", (str(STATE_VERSION),)
                     )

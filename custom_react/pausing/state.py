@@ -1,6 +1,7 @@
 """A run as JSON, and reading it back to resume it: from a paused run's state, or a store by id.
 
-`run_state` writes a run (question, earlier conversation, every step record, the waiting call)
+`run_state` writes a run (question and the message it came in, earlier conversation, every step
+record, the waiting call)
 as plain JSON data with `STATE_VERSION`; `read_state` reads it back as a `RunStart`, checking
 every field first (`read_record`): a malformed state is refused before any tool runs. The waiting
 call carries its `digest` (a hash of its id, tool and arguments): a resume whose call does not
@@ -22,7 +23,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
+from langchain_core.messages import (
+    BaseMessage,
+    HumanMessage,
+    message_to_dict,
+    messages_from_dict,
+    messages_to_dict,
+)
 from langchain_core.messages.ai import UsageMetadata
 from pydantic import ValidationError
 
@@ -32,16 +39,18 @@ from custom_react.pausing.store import ResumeRefused, RunStore
 from custom_react.pausing.typed_json import adapter
 from custom_react.steps import FinalAnswerEvent, Step, ToolStep, step_from_dict
 
-STATE_VERSION = 4
+STATE_VERSION = 5
 """Bumped whenever the JSON shape of a run changes; older states are refused, not misread."""
-READS_VERSIONS = (3, STATE_VERSION)
+READS_VERSIONS = (3, 4, STATE_VERSION)
 """The versions a state may have: format 3 lacks the fields format 4 added to the records (a
-tool's artifact, what a reply carried), which read as their defaults (`typed_json`)."""
+tool's artifact, what a reply carried), which read as their defaults (`typed_json`); formats 3 and
+4 lack the question's message (`asked`, format 5), read as None."""
 _STATE_FIELDS: dict[str, Any] = {
     "version": int,
     "run_id": str,
     "thread_id": str | None,
     "question": str,
+    "asked": dict[str, Any] | None,
     "chat_history": list[dict[str, Any]],
     "steps": list[dict[str, Any]],
     "pending": dict[str, Any] | None,
@@ -62,6 +71,8 @@ class RunStart:
     thread_id: str | None = None
     usage: UsageMetadata | None = None
     """The tokens the run's model calls used before it stopped (a state without them: None)."""
+    asked: HumanMessage | None = None
+    """The question as the message it came in (its id, its name), when it came as one."""
 
     @property
     def iterations(self) -> int:
@@ -82,17 +93,20 @@ def run_state(
     thread_id: str | None = None,
     key: str | bytes | None = None,
     usage: UsageMetadata | None = None,
+    asked: HumanMessage | None = None,
 ) -> dict[str, Any]:
     """The run as JSON data: enough to resume it in another process, later (signed with `key`).
 
     With the tokens used so far (`usage`), so a resumed run's total and `max_tokens_per_run` go
-    on from them.
+    on from them, and the question's message (`asked`), so the resumed run gives it back as it
+    came (a LangGraph graph that merges messages by id keeps it once).
     """
     state = {
         "version": STATE_VERSION,
         "run_id": run_id,
         "thread_id": thread_id,
         "question": question,
+        "asked": message_to_dict(asked) if asked is not None else None,
         "chat_history": messages_to_dict(list(chat_history)),
         "steps": [step.to_dict() for step in steps],
         "pending": pending_to_dict(pending) if pending else None,
@@ -171,7 +185,25 @@ def read_state(state: Any, key: str | bytes | None = None) -> RunStart:
         pending=pending_from_dict(state["pending"]) if state["pending"] else None,
         thread_id=state["thread_id"],
         usage=state.get("usage"),
+        asked=read_asked(state.get("asked")),
     )
+
+
+def read_asked(data: dict[str, Any] | None) -> HumanMessage | None:
+    """The question's message a state keeps (format 5; None in an older state, or none given).
+
+    Raises:
+        ValueError: It cannot be read, or is not a human message.
+    """
+    if data is None:
+        return None
+    try:
+        (message,) = messages_from_dict([data])
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"The run state's 'asked' cannot be read: {error}.") from None
+    if not isinstance(message, HumanMessage):
+        raise ValueError("The run state's 'asked' must be a human message.")
+    return message
 
 
 def resume_run(

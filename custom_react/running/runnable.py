@@ -12,7 +12,9 @@ written, or `stream(..., stream_tokens=True)` asks for its `ReplyToken` events.
 `with_config` and `astream_events` come from `Runnable`. Every run is one chain run in callbacks
 whose output is the result dict, however it is called (`stream` and `astream` open theirs in
 `traced.py`), and the `config` handed to `_loop` already carries the child callbacks, so model
-and tool runs nest under it, the same way in both paths. There is no agent logic here.
+and tool runs nest under it, the same way in both paths. As a node of a LangGraph graph with a
+checkpointer, a run that pauses for a person is the graph's `interrupt` (`pausing/graph_pause.py`).
+There is no agent logic here.
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ from langchain_core.callbacks.manager import (
     AsyncCallbackManagerForChainRun,
     CallbackManagerForChainRun,
 )
-from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables import Runnable, RunnableConfig, ensure_config
 from langchain_core.tools import BaseTool
 
 from custom_react.console.printing import ConsolePrinter
 from custom_react.events import AgentEvent, ReplyToken
 from custom_react.parsing.markers import answer_so_far
+from custom_react.pausing.graph_pause import GraphPauses, Task
 from custom_react.prompts import message
 from custom_react.running.answer_stream import afinal_answer_tokens, final_answer_tokens
 from custom_react.running.calls import adrive, drive, result_of
@@ -120,9 +123,21 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         """
         warn_ignored("invoke", kwargs)
         config = with_context(config, context, getattr(self, "language", None))
-        return self._call_with_config(
-            cast(_Transformer, self._drain), input, config, run_type="chain"
+        agent_input, task = self.graph_pauses.start(input, ensure_config(config), self.get_name())
+        result = self._call_with_config(
+            cast(_Transformer, self._drain), agent_input, config, run_type="chain"
         )
+        return self._ended_in_graph(task, result)
+
+    @property
+    def graph_pauses(self) -> GraphPauses:
+        """This agent's paused runs inside LangGraph graphs (`pausing/graph_pause.py`)."""
+        return cast(GraphPauses, self.__dict__.setdefault("_graph_pauses", GraphPauses("agent")))
+
+    def _ended_in_graph(self, task: Task | None, result: dict[str, Any]) -> dict[str, Any]:
+        """`result`; as a node of a graph with a checkpointer, a pause raises LangGraph's interrupt."""
+        self.graph_pauses.finish(task, result["stop_reason"], result.get("state"), self.get_name())
+        return result
 
     def _drain(
         self,
@@ -145,9 +160,11 @@ class StepRunnable(Runnable[AgentInput, dict[str, Any]]):
         """Async `invoke`: the same loop, each model and tool call awaited."""
         warn_ignored("ainvoke", kwargs)
         config = with_context(config, context, getattr(self, "language", None))
-        return await self._acall_with_config(
-            cast(_Transformer, self._adrain), input, config, run_type="chain"
+        agent_input, task = self.graph_pauses.start(input, ensure_config(config), self.get_name())
+        result = await self._acall_with_config(
+            cast(_Transformer, self._adrain), agent_input, config, run_type="chain"
         )
+        return self._ended_in_graph(task, result)
 
     async def _adrain(
         self,

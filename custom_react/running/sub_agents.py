@@ -37,8 +37,8 @@ from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field, PrivateAttr
 
 from custom_react.events import AgentEvent, AgentResult, ReplyToken, RunFinished, SubAgentEvent
-from custom_react.pausing.approval import ApprovalPause, waiting_call
-from custom_react.pausing.records import call_digest
+from custom_react.pausing.approval import ApprovalPause
+from custom_react.pausing.graph_pause import GraphPauses
 from custom_react.running.calls import Call, Loop, nested
 from custom_react.steps import ObservationStatus, ToolStep
 
@@ -73,7 +73,7 @@ class SubAgentTool(BaseTool):
     args_schema: type[SubAgentInput] = SubAgentInput
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
 
-    _graph_pauses: dict[tuple[str, str], list[dict[str, Any]]] = PrivateAttr(default_factory=dict)
+    _graph_pauses: GraphPauses = PrivateAttr(default_factory=lambda: GraphPauses("sub_agent"))
     """Under a LangGraph graph: the sub-agent's paused runs, by (thread, task), in order."""
 
     def _run(
@@ -98,13 +98,10 @@ class SubAgentTool(BaseTool):
         """The sub-agent's input and config, and the graph task it runs in (None: no graph).
 
         Under a LangGraph graph with a checkpointer, a task run again after a resume replays the
-        decisions its earlier pauses got (`replay_decisions`).
+        decisions its earlier pauses got (`GraphPauses.start`).
         """
         agent_input, child = ask(question, config, run_manager)
-        task = graph_task(config)
-        if task is not None:
-            pauses = self._graph_pauses.setdefault(task, [])
-            agent_input = replay_decisions(pauses, agent_input, self.name)
+        agent_input, task = self._graph_pauses.start(agent_input, config, self.name)
         return agent_input, child, task
 
     def _answer(
@@ -112,11 +109,9 @@ class SubAgentTool(BaseTool):
     ) -> tuple[str, SubAgentRun]:
         """The tool's output; under a graph, a pause becomes LangGraph's `interrupt`."""
         last = events[-1] if events else None
-        if task is not None and isinstance(last, RunFinished):
-            if last.result.stop_reason == "needs_approval" and last.result.state is not None:
-                self._graph_pauses[task].append(last.result.state)
-                interrupt_for(last.result.state, self.name)  # raises: the graph pauses here
-            self._graph_pauses.pop(task, None)  # finished: nothing left to resume
+        if isinstance(last, RunFinished):  # under a graph, a pause raises its interrupt
+            result = last.result
+            self._graph_pauses.finish(task, result.stop_reason, result.state, self.name)
         return answer_of(events, can_pause(config), self.name)
 
 
@@ -138,52 +133,6 @@ def under(run: Any, config: RunnableConfig) -> RunnableConfig:
     return patch_config(
         config, callbacks=run.get_child(), configurable={RESUME_KEY: None, "thread_id": None}
     )
-
-
-def graph_task(config: RunnableConfig) -> tuple[str, str] | None:
-    """The (thread, task) of a LangGraph graph's tool call that may interrupt; None elsewhere.
-
-    LangGraph runs a tool call as a task whose namespace (`checkpoint_ns`) stays the same when the
-    graph resumes it, and can interrupt only with a checkpointer.
-    """
-    configurable = config.get("configurable", {})
-    if not configurable.get("__pregel_checkpointer") or "checkpoint_ns" not in configurable:
-        return None
-    return str(configurable.get("thread_id")), str(configurable["checkpoint_ns"])
-
-
-def replay_decisions(pauses: list[dict[str, Any]], question: Any, name: str) -> Any:
-    """The sub-agent's input when LangGraph runs the tool call again, after a resume.
-
-    Each earlier pause's `interrupt` is asked again in order (LangGraph answers those with the
-    decisions it was resumed with); the last pause's decision resumes the sub-agent from its
-    state. No pause yet: the question. So every tool of the sub-agent runs once.
-    """
-    from langgraph.types import interrupt  # only under a LangGraph graph
-
-    decision = None
-    for state in pauses:
-        decision = interrupt(interrupt_value(state, name))
-    return question if not pauses else {"resume": pauses[-1], "decision": decision}
-
-
-def interrupt_for(state: dict[str, Any], name: str) -> None:
-    """Raise LangGraph's interrupt for the sub-agent's waiting call (the graph pauses)."""
-    from langgraph.types import interrupt
-
-    interrupt(interrupt_value(state, name))
-
-
-def interrupt_value(state: dict[str, Any], name: str) -> dict[str, Any]:
-    """What the graph's `__interrupt__` shows: the waiting call, and how to decide about it."""
-    call = waiting_call(state)
-    return {
-        "sub_agent": name,
-        "tool": call.tool,
-        "args": call.args,
-        "digest": call_digest(call),
-        "decide": "Command(resume={'approve': True} | {'edit': ...} | {'reject': 'reason'})",
-    }
 
 
 def can_pause(config: RunnableConfig) -> bool:

@@ -208,3 +208,22 @@ def test_a_resumed_run_counts_on_from_the_tokens_used_before_the_pause(script, r
     assert (answered["usage"]["total_tokens"], answered["stop_reason"]) == (5000, "final_answer")
     stopped = pause_and_resume(1500)  # 2000 used before the pause: no call after it
     assert (stopped["usage"]["total_tokens"], stopped["stop_reason"]) == (2000, "token_budget")
+
+
+@pytest.mark.parametrize("resumed_by", ["state", "run id"])
+def test_a_resumed_run_gives_back_the_question_as_the_message_it_came_in(script, resumed_by):
+    """Its id and name survive the pause (JSON, a store): a graph merging by id keeps it once."""
+    from langchain_core.messages import HumanMessage
+
+    from custom_react.pausing.store import MemoryStore
+
+    options = {"approval": "interrupt", "checkpoint": MemoryStore()}
+    asked = HumanMessage(QUESTION, id="question-1", name="li")
+    before = CustomReActAgent(script(ASK).model, [command_tool([])], **options)
+    paused = before.invoke({"messages": [("system", "Be brief."), asked]})
+    state = json.loads(json.dumps(paused["state"]))
+    resume = state if resumed_by == "state" else paused["run_id"]
+    agent = CustomReActAgent(script("Final Answer: 2").model, [command_tool([])], **options)
+    done = agent.invoke({"resume": resume, "decision": {"approve": True}})
+    question = done["messages"][1]
+    assert (question.text, question.id, question.name) == (QUESTION, "question-1", "li")

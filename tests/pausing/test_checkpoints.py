@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import tool
 from typer.testing import CliRunner
@@ -267,7 +267,7 @@ def as_format_3(record: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in record.items() if name not in ADDED_IN_FORMAT_4}
 
 
-def test_a_file_of_format_3_is_read_and_marked_format_4(script, tmp_path):
+def test_a_file_of_format_3_is_read_and_marked_the_current_format(script, tmp_path):
     """A file written before the records kept artifacts and reply metadata loses nothing."""
     db, ran = tmp_path / "runs.db", []
 
@@ -295,6 +295,7 @@ def test_a_file_of_format_3_is_read_and_marked_format_4(script, tmp_path):
         for run_id, state in connection.execute("SELECT run_id, state FROM runs").fetchall():
             data = json.loads(state)
             data["version"] = 3
+            del data["asked"]  # format 5 added it
             data["steps"] = [as_format_3(step) for step in data["steps"]]
             data["pending"] = data["pending"] and as_format_3(data["pending"])
             connection.execute(
@@ -307,7 +308,7 @@ def test_a_file_of_format_3_is_read_and_marked_format_4(script, tmp_path):
     assert result["output"] == "a.txt" and ran == ["ls"]
     assert [m.text for m in result["messages"]][1:3] == ["Action: echo\nAction Input: hi", "hi"]
     with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT value FROM meta").fetchone() == ("4",)
+        assert connection.execute("SELECT value FROM meta").fetchone() == (str(STATE_VERSION),)
         assert connection.execute("SELECT count(*) FROM steps").fetchone()[0] >= 2
 
 
@@ -325,6 +326,22 @@ def test_a_state_of_format_3_resumes_signed_as_it_was(script):
     )
     state = agent.invoke("What files are there?")["state"]
     old = {**state, "version": 3, "pending": as_format_3(state["pending"])}
-    old = sign_state({name: value for name, value in old.items() if name != "signature"}, KEY)
+    old = {name: value for name, value in old.items() if name not in {"signature", "asked"}}
+    old = sign_state(old, KEY)
     result = agent.invoke({"resume": old, "decision": {"approve": True}})
     assert result["output"] == "a.txt" and ran == ["ls"]
+
+
+def test_a_state_of_format_4_resumes_its_question_a_new_message(script):
+    """Format 4 kept no question's message: the resumed run writes the question as one."""
+    ran: list[str] = []
+    agent = CustomReActAgent(
+        script("Action: run_command\nAction Input: ls", "Final Answer: a.txt").model,
+        [command_tool(ran)],
+        approval="interrupt",
+    )
+    state = agent.invoke({"messages": [HumanMessage("What files are there?", id="q")]})["state"]
+    old = {name: value for name, value in state.items() if name != "asked"}
+    result = agent.invoke({"resume": {**old, "version": 4}, "decision": {"approve": True}})
+    assert result["output"] == "a.txt" and ran == ["ls"]
+    assert result["messages"][0].text == "What files are there?"
