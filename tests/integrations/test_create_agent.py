@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from langchain.agents import create_agent
-from langchain.agents.middleware import ModelCallLimitMiddleware
+from langchain.agents.middleware import ModelCallLimitMiddleware, dynamic_prompt
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
@@ -157,6 +157,22 @@ def test_the_middleware_reads_any_providers_token_limit(
 
     errors = [m.text for m in messages if isinstance(m, HumanMessage) and is_format_error(m)]
     assert errors == [message("cut_off")] and messages[-1].text == "signed in 1783"
+
+
+def test_a_dynamic_prompt_listed_before_it_opens_the_react_system_turn(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    """The order `docs/python-api.md` asks for: a prompt middleware first, then the ReAct one."""
+
+    @dynamic_prompt
+    def terse(request: Any) -> str:
+        return "You are terse."
+
+    model = script("Final Answer: ok")
+    run(create_agent(model.model, tools, middleware=[terse, TextReActMiddleware()]))
+
+    system = model.prompts[0][0].text
+    assert system.startswith("You are terse.") and "Action Input" in system
 
 
 def test_the_input_s_system_message_joins_the_one_system_turn(
