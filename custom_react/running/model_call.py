@@ -76,6 +76,12 @@ class ModelCaller:
     send_stop: bool = True
     """False once the server rejected `stop` in this run."""
 
+    def __post_init__(self) -> None:
+        # A call's own `stop` replaces one bound to the model (`llm.bind(stop=[...])`): keep both.
+        bound = [word for word in bound_stop(self.llm) if word not in (self.stop or [])]
+        if bound:
+            self.stop = [*(self.stop or []), *bound]
+
     def reply(self, messages: Sequence[BaseMessage], unfinished: str = "") -> Loop[AIMessage]:
         """The model's reply to `messages`, retried as set (`reply = yield from ...`).
 
@@ -211,6 +217,13 @@ def is_transient(error: BaseException) -> bool:
     if isinstance(status, int) and (status >= 500 or status == 429):
         return True
     return any(kind.__name__ in TRANSIENT_NAMES for kind in type(error).__mro__)
+
+
+def bound_stop(llm: Any) -> list[str]:
+    """The stop sequences bound to the model (`llm.bind(stop=...)`, a `RunnableBinding`'s kwargs)."""
+    kwargs = getattr(llm, "kwargs", None)
+    stop = kwargs.get("stop") if isinstance(kwargs, dict) else None
+    return [stop] if isinstance(stop, str) else list(stop or [])
 
 
 def rejects_stop(error: BaseException) -> bool:

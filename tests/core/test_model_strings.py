@@ -124,3 +124,12 @@ def test_a_plain_function_as_the_model_gets_no_stop_it_cannot_take(wrap: str, wa
     options = {"stop": None} if wrap == "stop=None" else {}
     result, _ = run_by(CustomReActAgent(model, [calculator], **options), way, "2 + 2?")
     assert result["output"] == "4" and len(seen) == 2
+
+
+@pytest.mark.parametrize("way", ["invoke", "stream"])
+def test_a_stop_bound_to_the_model_is_kept_beside_the_format_s(script, tools, way: str) -> None:
+    model = script("Thought: add\nAction: calculator\nAction Input: 2 + 2", "Final Answer: 4")
+    agent = CustomReActAgent(model.model.bind(stop=["\nUser:"]), tools)
+    result, _ = run_by(agent, way, "2 + 2?")
+    assert result["output"] == "4"
+    assert model.stops == [["\nObservation:", "\nUser:"]] * 2
