@@ -26,7 +26,7 @@ from langchain_core.tools import BaseTool
 
 from custom_react.arguments import argument_schemas
 from custom_react.parsing.markers import MARKERS
-from custom_react.prompts import load_template
+from custom_react.prompts import load_template, message
 
 REQUIRED_VARIABLES = frozenset({"tools", "tool_names"})
 OPTIONAL_VARIABLES = frozenset({"examples", "environment"})
@@ -72,8 +72,9 @@ def build_react_prompt(
     """
     if examples is True:
         examples = bundled_examples(example_file, language, tools)
+    listed = (render or render_tools)(in_language(tools, language)) if tools else no_tools(language)
     system = _system_template(template, language, environment).format(  # filled once
-        tools=(render or render_tools)(in_language(tools, language)),
+        tools=listed,
         tool_names=", ".join(tool.name for tool in tools),
         examples=examples or "",
         environment=environment,
@@ -90,6 +91,11 @@ def build_react_prompt(
     ]
     # The question's turn is continued by the steps so far (`scratchpad.py`).
     return ChatPromptTemplate.from_messages(turns).partial(agent_scratchpad="")
+
+
+def no_tools(language: str) -> str:
+    """What the tool list says when the agent has no tools: answer without one."""
+    return message("no_tools", language)
 
 
 def in_language(tools: Sequence[BaseTool], language: str) -> list[BaseTool]:

@@ -17,7 +17,7 @@ from custom_react.prompt import (
     check_template_variables,
     render_tools,
 )
-from custom_react.prompts import load_template
+from custom_react.prompts import load_template, message
 from custom_react.scratchpad import render_scratchpad
 from custom_react.steps import FinalAnswerEvent, ParseFailure, ToolStep
 from tests.conftest import change_prompt, run_by
@@ -100,6 +100,14 @@ def test_tools_are_rendered_with_name_description_and_arguments():
         "current_date: Today's date.",
         "  Action Input: none",
     ]
+
+
+@pytest.mark.parametrize("name", ["text", "xml", "json"])
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_an_agent_without_tools_is_told_to_answer_without_one(script, name, language):
+    system = CustomReActAgent(script().model, [], format=name, language=language).prompt
+    text = system.format_messages(input="2 + 2?")[0].text
+    assert message("no_tools", language) in text  # not an empty list under "these tools"
 
 
 def test_a_single_argument_that_is_not_text_keeps_its_type_line():
