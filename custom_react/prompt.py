@@ -72,7 +72,9 @@ def build_react_prompt(
     """
     if examples is True:
         examples = bundled_examples(example_file, language, tools)
-    listed = (render or render_tools)(in_language(tools, language)) if tools else no_tools(language)
+    listed = message("no_tools", language)  # what the tool list says when there are no tools
+    if tools:
+        listed = (render or render_tools)(in_language(tools, language))
     system = _system_template(template, language, environment).format(  # filled once
         tools=listed,
         tool_names=", ".join(tool.name for tool in tools),
@@ -91,11 +93,6 @@ def build_react_prompt(
     ]
     # The question's turn is continued by the steps so far (`scratchpad.py`).
     return ChatPromptTemplate.from_messages(turns).partial(agent_scratchpad="")
-
-
-def no_tools(language: str) -> str:
-    """What the tool list says when the agent has no tools: answer without one."""
-    return message("no_tools", language)
 
 
 def in_language(tools: Sequence[BaseTool], language: str) -> list[BaseTool]:

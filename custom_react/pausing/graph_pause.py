@@ -49,7 +49,9 @@ class GraphPauses:
             return
         if stop_reason == "needs_approval" and state is not None:
             self.paused[task].append(state)
-            interrupt_for(state, name, self.role)  # raises: the graph pauses here
+            from langgraph.types import interrupt  # only under a LangGraph graph
+
+            interrupt(interrupt_value(state, name, self.role))  # raises: the graph pauses here
         self.paused.pop(task, None)  # finished: nothing left to resume
 
 
@@ -65,9 +67,7 @@ def graph_task(config: RunnableConfig) -> Task | None:
     return str(configurable.get("thread_id")), str(configurable["checkpoint_ns"])
 
 
-def replay_decisions(
-    pauses: list[dict[str, Any]], question: Any, name: str, role: str = "sub_agent"
-) -> Any:
+def replay_decisions(pauses: list[dict[str, Any]], question: Any, name: str, role: str) -> Any:
     """The agent's input when LangGraph runs its task again, after a resume.
 
     Each earlier pause's `interrupt` is asked again in order (LangGraph answers those with the
@@ -82,14 +82,7 @@ def replay_decisions(
     return question if not pauses else {"resume": pauses[-1], "decision": decision}
 
 
-def interrupt_for(state: dict[str, Any], name: str, role: str = "sub_agent") -> None:
-    """Raise LangGraph's interrupt for the paused agent's waiting call (the graph pauses)."""
-    from langgraph.types import interrupt
-
-    interrupt(interrupt_value(state, name, role))
-
-
-def interrupt_value(state: dict[str, Any], name: str, role: str = "sub_agent") -> dict[str, Any]:
+def interrupt_value(state: dict[str, Any], name: str, role: str) -> dict[str, Any]:
     """What the graph's `__interrupt__` shows: the agent, the waiting call, how to decide."""
     call = waiting_call(state)
     return {

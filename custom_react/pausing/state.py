@@ -40,7 +40,8 @@ from custom_react.pausing.typed_json import adapter
 from custom_react.steps import FinalAnswerEvent, Step, ToolStep, step_from_dict
 
 STATE_VERSION = 5
-"""Bumped whenever the JSON shape of a run changes; older states are refused, not misread."""
+"""Bumped whenever the JSON shape of a run changes; a state of a format not in `READS_VERSIONS`
+is refused, not misread."""
 READS_VERSIONS = (3, 4, STATE_VERSION)
 """The versions a state may have: format 3 lacks the fields format 4 added to the records (a
 tool's artifact, what a reply carried), which read as their defaults (`typed_json`); formats 3 and
@@ -172,10 +173,7 @@ def read_state(state: Any, key: str | bytes | None = None) -> RunStart:
             raise ValueError(
                 f"The run state's {name!r} must be a {kind}, not {state.get(name)!r:.80}."
             ) from None
-    try:
-        history = messages_from_dict(state["chat_history"])
-    except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"The run state's 'chat_history' cannot be read: {error}.") from None
+    history = read_messages(state["chat_history"], "chat_history")
     steps = [step_from_dict(step, f"step {i + 1}") for i, step in enumerate(state["steps"])]
     return RunStart(
         question=state["question"],
@@ -189,6 +187,18 @@ def read_state(state: Any, key: str | bytes | None = None) -> RunStart:
     )
 
 
+def read_messages(data: list[dict[str, Any]], name: str) -> list[BaseMessage]:
+    """The messages a state keeps under `name`, as `messages_to_dict` wrote them.
+
+    Raises:
+        ValueError: They cannot be read (named).
+    """
+    try:
+        return messages_from_dict(data)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"The run state's {name!r} cannot be read: {error}.") from None
+
+
 def read_asked(data: dict[str, Any] | None) -> HumanMessage | None:
     """The question's message a state keeps (format 5; None in an older state, or none given).
 
@@ -197,10 +207,7 @@ def read_asked(data: dict[str, Any] | None) -> HumanMessage | None:
     """
     if data is None:
         return None
-    try:
-        (message,) = messages_from_dict([data])
-    except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"The run state's 'asked' cannot be read: {error}.") from None
+    (message,) = read_messages([data], "asked")
     if not isinstance(message, HumanMessage):
         raise ValueError("The run state's 'asked' must be a human message.")
     return message
