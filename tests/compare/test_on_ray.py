@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,13 +45,31 @@ def cluster() -> Iterator[None]:
     ray.shutdown()
 
 
+class WatchedServer(SimulatedServer):
+    """A simulated server that knows how many requests it is answering right now."""
+
+    def __init__(self, latency: float) -> None:
+        super().__init__(latency=latency)
+        self.in_flight = 0
+        self.counting = threading.Lock()
+
+    def answer(self, body: dict[str, Any]) -> str:
+        with self.counting:
+            self.in_flight += 1
+        try:
+            return super().answer(body)
+        finally:
+            with self.counting:
+                self.in_flight -= 1
+
+
 @pytest.fixture
-def servers() -> Iterator[list[SimulatedServer]]:
-    with SimulatedServer(latency=0.2) as first, SimulatedServer(latency=0.2) as second:
+def servers() -> Iterator[list[WatchedServer]]:
+    with WatchedServer(latency=0.2) as first, WatchedServer(latency=0.2) as second:
         yield [first, second]
 
 
-def endpoints(servers: list[SimulatedServer]) -> list[Endpoint]:
+def endpoints(servers: list[WatchedServer]) -> list[Endpoint]:
     return [Endpoint(server.url, "simulated", slots=SLOTS) for server in servers]
 
 
@@ -60,7 +79,7 @@ def keys(path: Path) -> list[tuple[str, str]]:
 
 
 def test_two_workers_answer_every_case_once_and_a_rerun_runs_nothing(
-    servers: list[SimulatedServer], tmp_path: Path
+    servers: list[WatchedServer], tmp_path: Path
 ) -> None:
     cases = arithmetic_cases(16)
     path = tmp_path / "results.jsonl"
@@ -113,14 +132,14 @@ def each_test_starts_with_no_worker() -> None:
 
 
 class KillOnce:
-    """A watcher that kills one worker process with SIGKILL, 0.1 s after the `after`th result.
+    """A watcher that kills one worker process with SIGKILL after the `after`th result.
 
-    The runs of a worker start together, so the pause puts the kill inside their first model
-    call (0.2 s each), not in the moment before they ask.
+    Each worker asks its own server, so the kill waits until both servers are answering a
+    request: whichever worker dies, a run of its is waiting on a model call, never idle.
     """
 
-    def __init__(self, after: int) -> None:
-        self.after, self.seen, self.killed = after, 0, 0
+    def __init__(self, after: int, servers: list[WatchedServer]) -> None:
+        self.after, self.servers, self.seen, self.killed = after, servers, 0, 0
 
     def started(self, total: int, done: int) -> None:
         pass
@@ -131,15 +150,22 @@ class KillOnce:
             pids = worker_pids()
             assert len(pids) == 2, pids
             self.killed = pids[0]
-            threading.Timer(0.1, os.kill, (pids[0], signal.SIGKILL)).start()
+            threading.Thread(target=self.kill_in_flight, args=(pids[0],)).start()
+
+    def kill_in_flight(self, pid: int) -> None:
+        deadline = time.monotonic() + 30
+        while not all(server.in_flight for server in self.servers):
+            assert time.monotonic() < deadline, "no worker asked its server"
+            time.sleep(0.005)
+        os.kill(pid, signal.SIGKILL)
 
 
 def test_a_worker_killed_mid_run_loses_only_its_runs_in_flight_and_ray_runs_them_again(
-    servers: list[SimulatedServer], tmp_path: Path
+    servers: list[WatchedServer], tmp_path: Path
 ) -> None:
     cases = arithmetic_cases(40)
     path = tmp_path / "results.jsonl"
-    killer = KillOnce(after=8)
+    killer = KillOnce(after=8, servers=servers)
     records = run_cases_on_ray(
         cases,
         {"custom": custom_runner},
@@ -202,13 +228,13 @@ def test_the_command_runs_on_ray_and_resumes_from_the_same_results_file(tmp_path
 
 
 def test_a_worker_that_ray_may_not_restart_leaves_its_runs_to_the_other(
-    servers: list[SimulatedServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    servers: list[WatchedServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from custom_react.compare import on_ray
 
     monkeypatch.setattr(on_ray, "RETRIES", 0)  # a dead worker stays dead
     cases = arithmetic_cases(24)
-    killer = KillOnce(after=4)
+    killer = KillOnce(after=4, servers=servers)
     records = run_cases_on_ray(
         cases,
         {"custom": custom_runner},
