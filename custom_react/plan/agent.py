@@ -45,7 +45,9 @@ from custom_react.plan.prompt import (
     REPAIR_VARIABLES,
     REPLANNER_VARIABLES,
     build_plan_prompt,
+    conversation,
     replan_variables,
+    system_turn,
 )
 from custom_react.plan.repair import finished_steps, plan_repaired, repair_variables
 from custom_react.prompts import load_template, message
@@ -255,7 +257,12 @@ class PlanAndExecuteAgent(StepRunnable):
         `parse(reply, language=...)` reads the reply; its error is in the run's language.
         """
         feedback: list[BaseMessage] = []
-        inputs = {"input": run.question, "chat_history": run.chat_history, **variables}
+        inputs = {
+            "input": run.question,
+            "chat_history": conversation(run.chat_history),  # its system messages open `system`
+            "system": system_turn(run.chat_history, self.system_prompt),
+            **variables,
+        }
         for attempt in range(1, self.max_consecutive_parse_failures + 1):
             reply = yield invoking(chain, {**inputs, "feedback": feedback}, config)
             run.add_reply(stage, reply)

@@ -25,7 +25,7 @@ from custom_react.events import (
 )
 from custom_react.plan.events import PlanRunEvent, StepResult, StepStarted, StepStatus
 from custom_react.plan.memory import PlanRun
-from custom_react.plan.prompt import step_task
+from custom_react.plan.prompt import step_input, step_task
 from custom_react.plan.schema import Plan
 from custom_react.prompts import message
 from custom_react.running.calls import Call, next_event
@@ -58,7 +58,7 @@ def execute_step(
     result: AgentResult | None = None
     status: StepStatus = "ok"
     # The executor's events, one at a time: `stream` under `invoke`, `astream` under `ainvoke`.
-    asked: Any = resume or task  # a paused step goes on from its executor's state
+    asked: Any = resume or step_input(task, run.chat_history)  # a paused step: from its state
     # A step is the executor's own run, not a turn of the user's conversation (the thread).
     config = patch_config(config, configurable={"thread_id": None})
     events = executor.stream(asked, config, stream_tokens=stream_tokens)

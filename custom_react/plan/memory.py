@@ -19,6 +19,7 @@ from langchain_core.messages import (
     AIMessage,
     BaseMessage,
     HumanMessage,
+    SystemMessage,
     messages_from_dict,
     messages_to_dict,
 )
@@ -58,7 +59,8 @@ class PlanRun(BaseRun):
         if result is None:  # the executor raised: only the error is known
             self.messages.append(AIMessage(content=text, name="executor"))
             return
-        self.messages += result.messages
+        # The input's system messages the executor read are not the step's; the run keeps its own.
+        self.messages += [m for m in result.messages if not isinstance(m, SystemMessage)]
         self.intermediate_steps += result.intermediate_steps
         if result.usage:
             self.usage = add_usage(self.usage, cast(UsageMetadata, result.usage))

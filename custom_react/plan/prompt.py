@@ -3,25 +3,27 @@
 Pure functions. `build_plan_prompt` turns a template from `custom_react/prompts/` (`planner_<language>.txt`,
 `replanner_<language>.txt`, and `repair_<language>.txt` for the repair replanner of
 `replan="on_failure"`) into a `ChatPromptTemplate`: the filled template as one user turn, after
-any `chat_history` and before any `feedback` (a reply that could not be read, and the error).
+the one `system` turn (`system_turn`: the input's system messages, then your `system_prompt`) and
+any `chat_history`, and before any `feedback` (a reply that could not be read, and the error).
 `render_plan` and `render_past_steps` write the steps still to do and the finished steps with
 their results as the numbered text the templates show (`replan_variables` fills the replanner's);
 `step_task` writes the question one step's executor gets: every result so far, or only those of
-the steps it depends on. It does not call a model or read replies (`parser.py` does).
+the steps it depends on; `step_input` puts the input's system messages before it. It does not call a model or read replies (`parser.py` does).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from langchain_core.messages import SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
-from langchain_core.prompts.chat import MessageLikeRepresentation
 from langchain_core.tools import BaseTool
 
 from custom_react.plan.labels import PLAN
 from custom_react.prompt import in_language, render_tools, template_variables
 from custom_react.prompts import check_language, load_template
+from custom_react.running.inputs import system_texts
 
 PLANNER_VARIABLES = frozenset({"input"})
 REPLANNER_VARIABLES = frozenset({"input", "plan", "past_steps"})
@@ -64,16 +66,36 @@ def build_plan_prompt(
         "tools": render_tools(in_language(tools, language)),
         "tool_names": ", ".join(tool.name for tool in tools),
     }
-    system: list[MessageLikeRepresentation] = [SystemMessage(system_prompt.strip())]
     prompt = ChatPromptTemplate.from_messages(
         [
-            *(system if system_prompt.strip() else []),
+            MessagesPlaceholder("system", optional=True),
             MessagesPlaceholder("chat_history", optional=True),
             ("human", template),
             MessagesPlaceholder("feedback", optional=True),
         ]
     )
-    return prompt.partial(**{key: value for key, value in filled.items() if key in found})
+    partials: dict[str, Any] = {key: value for key, value in filled.items() if key in found}
+    return prompt.partial(system=system_turn([], system_prompt), **partials)
+
+
+def system_turn(chat_history: Sequence[BaseMessage], system_prompt: str) -> list[BaseMessage]:
+    """The planner's one system turn: the input's system messages, then `system_prompt`; [] for none.
+
+    They come in the order `CustomReActAgent` puts them in its own system turn.
+    """
+    text = "\n\n".join([*system_texts(chat_history), system_prompt.strip()]).strip()
+    return [SystemMessage(text)] if text else []
+
+
+def conversation(chat_history: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The chat history without its system messages (those open the system turn instead)."""
+    return [message for message in chat_history if not isinstance(message, SystemMessage)]
+
+
+def step_input(task: str, chat_history: Sequence[BaseMessage]) -> str | list[BaseMessage]:
+    """What a step's executor is asked: the task, after the input's system messages if any."""
+    system = [message for message in chat_history if isinstance(message, SystemMessage)]
+    return [*system, HumanMessage(task)] if system else task
 
 
 def render_plan(steps: Sequence[str], language: str = "en") -> str:

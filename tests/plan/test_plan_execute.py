@@ -609,6 +609,28 @@ def test_a_system_prompt_opens_the_planner_and_replanner_turns(script, tools):
     assert "Plan in at most two steps." not in executor[0].text  # the executor has its own
 
 
+@pytest.mark.parametrize("system_prompt", ["Plan in at most two steps.", ""])
+@pytest.mark.parametrize("way", ["invoke", "ainvoke", "stream"])
+def test_the_input_s_system_message_opens_every_call_s_one_system_turn(
+    script, tools, way, system_prompt
+):
+    model = script(PLAN, *STEP_1, ANSWER)
+    agent = plan_agent(model.model, tools, system_prompt=system_prompt)
+    earlier = [HumanMessage("Hi"), AIMessage("Hello!")]
+    asked = [SystemMessage("Answer in French."), *earlier, HumanMessage(QUESTION)]
+    result, _ = run_by(agent, way, {"messages": asked})
+    assert result["output"] == "3.78 yuan for three roses."
+    planner, executor, _, replanner = model.prompts
+    for prompt in (planner, executor, replanner):  # one system turn, first, the input's text first
+        assert [m.type for m in prompt].count("system") == 1 and prompt[0].type == "system"
+        assert prompt[0].text.startswith("Answer in French.")
+    for prompt in (planner, replanner):  # then the planner's own, and the conversation as before
+        assert prompt[0].text == "\n\n".join(filter(None, ["Answer in French.", system_prompt]))
+        assert prompt[1:3] == earlier
+    assert "Answer the question" in executor[0].text  # the executor's own prompt follows
+    assert not [m for m in result["messages"] if m.type == "system"]  # not recorded as a step's
+
+
 # One plan, one step, the answer: (system prompt, question, search query, replies, answer).
 SYSTEM_PROMPT_RUNS = {
     "en": (
