@@ -53,8 +53,9 @@ def read_steps(results: Path = RESULTS) -> dict[str, str]:
             if not reads_our_prompt(run["agent"]):
                 continue
             # An agent named after a step format reads that format; every other of ours, text.
-            parse = get_format(run["agent"] if run["agent"] in FORMAT_NAMES else "text").parse
+            step_format = get_format(run["agent"] if run["agent"] in FORMAT_NAMES else "text")
             tools = _tools(run.get("category", ""), run["id"])
+            parse = step_format.reading_calls_of(tools).parse  # as the agent reads a reply
             for index, step in enumerate(steps_of(run["transcript"])):
                 key = f"{path.stem}|{run['agent']}|{run['id']}|{run['key']}|{index}"
                 readings[key] = reading(step, parse, tools)

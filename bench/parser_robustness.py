@@ -4,7 +4,9 @@ Each case is a reply a model could write, labelled with what it means: the tool 
 arguments it should get, the final answer, or "no meaning" (the parser must refuse it). A parser
 scores a case when the step its agent would take equals the label:
 
-- ours: `parse_llm_response`, then the loop's own `resolve_call` and `bind_arguments`; arguments
+- ours: the text format's parser as the agent reads replies (`parse_llm_response`, then a call of
+  one of the case's tools written in prose: `TEXT.reading_calls_of`), then the loop's own
+  `resolve_call` and `bind_arguments`; arguments
   the loop's checks refuse (`argument_problem`, `placeholder_input`) count as refused;
 - the peers (`bench/peer_parsers.py`): `legacy` (LangChain's `ReActSingleInputOutputParser`, the
   parser of `create_react_agent`), `mrkl`, `react-json`, `struct-chat`, `convo` and `xml` (LangChain's
@@ -45,7 +47,8 @@ from langchain_core.tools import BaseTool, StructuredTool
 
 from custom_react.argument_checks import argument_problem, placeholder_input
 from custom_react.arguments import bind_arguments
-from custom_react.parser import Action, ParseError, parse_llm_response
+from custom_react.formats import TEXT
+from custom_react.parser import Action, ParseError
 from custom_react.toolbox import resolve_call
 from tools import calculator, current_date, make_search_tool
 
@@ -85,7 +88,9 @@ def _stand_in(name: str, arguments: list[str]) -> BaseTool:
 def ours(text: str, tools: list[BaseTool] = TOOLS) -> dict[str, Any]:
     """The step our agent would take for `text`."""
     try:
-        step = parse_llm_response(text)
+        step = TEXT.reading_calls_of(tools).parse(
+            text, "en"
+        )  # the text format, as the agent reads it
     except ParseError:
         return {"error": True}
     if not isinstance(step, Action):

@@ -4,7 +4,8 @@ Follow one step through these files (a test traces a step and holds this list to
 (the loop), `scratchpad.py` (what the model reads of earlier steps), `running/model_call.py` (the
 model's reply), `parser.py` (reply -> step) with `parsing/thinking.py`, `parsing/markers.py`,
 `parsing/action.py`, `parsing/tool_name.py` and `parsing/action_input.py` (replies as models
-really write them),
+really write them), read through `formats/__init__.py` (the step format, whose parser also reads
+a call of one of the tools written in prose),
 `toolbox.py` (the step bound to its tool, once; the tool-call budget), `arguments.py` (the
 Action Input bound to the tool's arguments), `acting.py` (every guard in order, then the tool and
 its Observation) with `argument_checks.py` (whether the bound arguments fit the tool's schema,
@@ -19,7 +20,8 @@ agent takes) and `pausing/threads.py` (the run's thread, if any), and `running/r
 makes the calls it asks for), `pausing/graph_pause.py` (whether the run is a LangGraph graph's task,
 which a pause would pause) and `running/traced.py` (each Action and Final Answer told to the
 callback handlers, as `AgentExecutor` tells them). Next to them: `prompt.py` (the system prompt), `settings.py` (every
-option), `environment.py` (facts about the machine for the prompt), `testing.py` (scripted
+option), `parsing/prose_calls.py` (a tool's call in another agent's format, in a reply with no
+marker), `environment.py` (facts about the machine for the prompt), `testing.py` (scripted
 models), `console/` (the only printing) and `prompts/` (templates and message tables, EN + ZH).
 
 The rest of the core's folders: `parsing/` (the parser's helpers), `running/` (the calls and their

@@ -289,7 +289,7 @@ class CustomReActAgent(StepRunnable):
         self.llm = llm
         self.toolbox = Toolbox(tools, self.settings.tool_options())  # plain functions become tools
         self.tools = self.toolbox.tools
-        self.format = self.settings.react_format
+        self.format = self.settings.react_format.reading_calls_of(self.tools)
         self.language = self.settings.language
         self.answers = self.settings.answer_rules(self.tools)
         self.prompt = self.settings.prompt(self.tools, self.answers)  # tools, format, examples

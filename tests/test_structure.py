@@ -205,7 +205,7 @@ def step_map() -> set[str]:
     paragraph = doc.split("\n\n")[1]
     tour = paragraph[: paragraph.index("Next to them")]
     files = re.findall(r"`([\w/]+)\.py`", tour)
-    return {"custom_react." + name.replace("/", ".") for name in files}
+    return {"custom_react." + name.replace("/", ".").removesuffix(".__init__") for name in files}
 
 
 @pytest.mark.parametrize("action_input", ["2 + 2", '{"expression": "2 + 2"}'])

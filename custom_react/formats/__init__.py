@@ -14,7 +14,8 @@ and its history do not depend on the format.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from importlib import import_module
 from pathlib import Path
 from typing import Literal, get_args
@@ -23,9 +24,11 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.tools import BaseTool
 
 from custom_react.answering import AnswerSchema
+from custom_react.arguments import tool_schema
 from custom_react.environment import environment_option
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
 from custom_react.parsing.markers import MARKERS, answer_so_far
+from custom_react.parsing.prose_calls import ToolArguments, call_in_prose
 from custom_react.prompt import TEXT_QUESTION, RenderTools, build_react_prompt, render_tools
 from custom_react.prompts import load_template, message
 from custom_react.scratchpad import TEXT_CUE, render_observation
@@ -70,6 +73,17 @@ class ReActFormat:
         """The last call for a Final Answer (`final_answer_nudge`), in `language`."""
         steps_left = message("no_steps_left", language)
         return message(self.final_answer_nudge, language, no_steps_left=steps_left)
+
+    def reading_calls_of(self, tools: Sequence[BaseTool]) -> ReActFormat:
+        """This format, whose parser also reads a call of one of `tools` written in prose.
+
+        A reply with no marker is an answer, unless it is a call of one of the tools in another
+        agent's call format (`parsing.prose_calls`): then it is that call.
+        """
+        if not tools:
+            return self
+        arguments = {tool.name: tuple(tool_schema(tool).args) for tool in tools}
+        return replace(self, parse=partial(parse_with_calls, self.parse, arguments))
 
     def build_prompt(
         self,
@@ -131,6 +145,21 @@ def get_format(name: str) -> ReActFormat:
         raise ValueError(f"Unknown format {name!r}; choose one of {FORMAT_NAMES}.")
     add_on: ReActFormat = import_module(f"custom_react.formats.{name}_format").FORMAT
     return add_on
+
+
+def parse_with_calls(
+    parse: Callable[[str, str], Action | FinalAnswer],
+    tools: ToolArguments,
+    text: str,
+    language: str,
+) -> Action | FinalAnswer:
+    """The step `parse` reads; an answer with no marker that is a call of one of `tools`: that call."""
+    step = parse(text, language)
+    if not isinstance(step, FinalAnswer) or step.thought or step.log != step.output:
+        return step  # an Action, or an answer the model marked as one
+    if (call := call_in_prose(step.output, tools)) is None:
+        return step
+    return Action(tool=call.name, tool_input=call.args, thought=call.before, log=step.log)
 
 
 def text_step(text: str) -> Action | FinalAnswer | None:

@@ -249,7 +249,8 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         text = message.text
         try:
             cut_off = was_cut_off(message, self.step_format.stop)  # at the token limit: inside it?
-            step = parse_step(text, self.step_format.parse, self.language, cut_off=cut_off)
+            parse = self.step_format.reading_calls_of(tools).parse  # and the tools' calls in prose
+            step = parse_step(text, parse, self.language, cut_off=cut_off)
             if isinstance(step, Action):
                 chosen, written = resolve_call(step.tool, step.tool_input, tools)
                 if chosen is None:  # named here, with the agent's tools only: no internal name

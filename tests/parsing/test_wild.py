@@ -48,10 +48,6 @@ def test_every_reply_is_labelled_with_its_thread_and_split() -> None:
 
 # -- 2. The tune split ---------------------------------------------------------------------------
 
-ROO_TAGS = (
-    "Roo/Cline's tool name as the tag (`<read_file><path>...</path></read_file>`): the parser knows "
-    "no tool names, and reading any tag as a call would turn XML answers into calls"
-)
 SENTENCE_FOR_NAME = (
     "a sentence in place of the tool name: the loop answers that no such tool exists"
 )
@@ -73,16 +69,10 @@ LEFT = {
     "refuses a reply cut at the token limit when the server reports the cut",
     "wild3/Roo-Code-10547": "a call opened by one agent's history marker (`[Tool Use: name]`), seen once",
     "wild3/github-app-2128": "the tail of a call with no name: prose with no markers is an answer",
-    "wild4/Roo-Code-10358": ROO_TAGS,
-    "wild4/Roo-Code-10270-a": ROO_TAGS,
-    "wild4/Roo-Code-10270-b": ROO_TAGS,
     "wild4/oh-my-pi-8495": "kimi-k3's `<|open|>`/`<|sep|>`/`<|close|>` markup, garbled (a value runs "
     "into a broken closer, the text arguments missing), seen once: prose with no markers is an answer",
     "wild4/goose-7235": "the tool's description echoed under a clipped name, then an argument object "
     "with no tool name: prose with no markers is an answer",
-    "wild5/odysseus-4085": "a sentence naming the tool, then a bare object of its arguments: the "
-    "parser knows no tool names, and reading it would turn an answer that shows how to call a tool "
-    "into that call",
     "wild5/crewai-20-a": SENTENCE_FOR_NAME,
     "wild5/crewai-20-c": SENTENCE_FOR_NAME,
 }
