@@ -11,6 +11,8 @@ answer that shows XML or JSON:
 - A sentence that names a tool, then a bare object of its arguments ending the reply (gpt-oss
   in a text tool mode: `Use web_search function. {"query": "..."}`). Every key must be an
   argument of that tool, and no other tool may be named.
+- A call with its arguments left out: `{"name": "get_time"}`, the name one of the tools (the
+  parser reads an object with only a name as data; the guards then name any missing argument).
 
 `call_in_prose(text, tools)` finds either for the tools it is given (name -> argument names);
 `formats.ReActFormat.reading_calls_of` puts it after a format's parser. Pure, linear time.
@@ -41,7 +43,7 @@ _ANY_TAG = re.compile(r"</?[A-Za-z_][\w.-]*>")
 
 def call_in_prose(text: str, tools: ToolArguments) -> ProseCall | None:
     """The call of one of `tools` written as a tag call or as a named tool's object, or None."""
-    return _tag_call(text, tools) or _object_after_name(text, tools)
+    return _tag_call(text, tools) or _object_call(text, tools)
 
 
 def _tag_call(text: str, tools: ToolArguments) -> ProseCall | None:
@@ -83,19 +85,17 @@ def _tag_arguments(body: str, names: Collection[str]) -> dict[str, Any] | None:
     return args if args or (not names and not body.strip()) else None
 
 
-def _object_after_name(text: str, tools: ToolArguments) -> ProseCall | None:
-    """A JSON object ending the reply, after a sentence naming the one tool it is the arguments of."""
-    reply = text.strip().removesuffix("```").rstrip()
-    start = reply.rfind("\n{")  # the object starts a line of its own
-    if start < 0 or not reply.endswith("}"):
+def _object_call(text: str, tools: ToolArguments) -> ProseCall | None:
+    """A JSON object ending the reply that calls one tool, or None.
+
+    `{"name": tool}` alone, or the arguments after a sentence naming the one tool they are of.
+    """
+    found = _ending_object(text)
+    if found is None:
         return None
-    try:
-        args = json.loads(reply[start:])
-    except ValueError:
-        return None
-    before = reply[:start].strip().removesuffix("```json").removesuffix("```").strip()
-    if not isinstance(args, dict) or not args:
-        return None
+    args, before = found
+    if set(args) == {"name"} and args["name"] in tools:  # a call with no arguments given
+        return ProseCall(args["name"], {}, before)
     named = [
         name
         for name in tools
@@ -104,3 +104,17 @@ def _object_after_name(text: str, tools: ToolArguments) -> ProseCall | None:
     if len(named) != 1 or not set(args) <= set(tools[named[0]]):
         return None
     return ProseCall(named[0], args, before)
+
+
+def _ending_object(text: str) -> tuple[dict[str, Any], str] | None:
+    """The JSON object ending the reply on lines of its own (fenced or not), and the text before."""
+    reply = text.strip().removesuffix("```").rstrip()
+    start = 0 if reply.startswith("{") else reply.rfind("\n{")
+    if start < 0 or not reply.endswith("}"):
+        return None
+    try:
+        args = json.loads(reply[start:])
+    except ValueError:
+        return None
+    before = reply[:start].strip().removesuffix("```json").removesuffix("```").strip()
+    return (args, before) if isinstance(args, dict) and args else None

@@ -73,6 +73,12 @@ SEARCH = 'Need to do web_search for cookies. Use web_search function.\n\n{"query
                 "web_search", {"query": "x", "time_filter": "week"}, "I will call Web_Search:"
             ),
         ),
+        ('{"name": "list_files"}', ProseCall("list_files", {}, "")),
+        ('```json\n{"name": "read_file"}\n```', ProseCall("read_file", {}, "")),
+        (
+            'Let me list them.\n{"name": "list_files"}',
+            ProseCall("list_files", {}, "Let me list them."),
+        ),
     ],
 )
 def test_a_call_of_a_known_tool_in_prose_is_read(text: str, call: ProseCall) -> None:
@@ -95,6 +101,8 @@ def test_a_call_of_a_known_tool_in_prose_is_read(text: str, call: ProseCall) -> 
         "Use web_search function.\n{}",  # no arguments at all
         "Use web_search function.\n{not json}",
         "Use my_web_search function.\n" + '{"query": "x"}',  # a longer name that holds it
+        '{"name": "Alice"}',  # a name that is no tool's: data
+        '{"name": "list_files", "owner": "me"}',  # more than the name, and no sentence naming it
     ],
 )
 def test_xml_or_json_that_is_no_call_of_a_tool_stays_prose(text: str) -> None:
@@ -183,3 +191,12 @@ def test_bound_tools_are_read_as_the_agent_has_them(script: Callable[..., Script
     model = script("<web_search><query>x</query></web_search>")
     result = CustomReActAgent(model.model, tools).invoke("Search x.")
     assert result["output"] == "<web_search><query>x</query></web_search>"  # not its tool: prose
+
+
+def test_a_call_by_name_alone_runs_or_is_told_the_argument_it_misses() -> None:
+    model = Script('{"name": "read_file"}', "Final Answer: I need a path.")
+    result = CustomReActAgent(model.model, [read_file]).invoke("Read the file.")
+    ((action, observation),) = result["intermediate_steps"]
+    assert (action.tool, action.tool_input) == ("read_file", {})
+    assert "path" in observation and "contents of" not in observation  # the guard, not the tool
+    assert result["output"] == "I need a path."
