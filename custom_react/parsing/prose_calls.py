@@ -60,7 +60,7 @@ def _tag_call(text: str, tools: ToolArguments) -> ProseCall | None:
             continue
         args = _tag_arguments(text[opening.end() : end], tools[name])
         if args is not None:
-            return ProseCall(name, args, text[: opening.start()].strip())
+            return ProseCall(name, args, _before(text[: opening.start()]))
         read_to = end
     return None
 
@@ -94,7 +94,8 @@ def _object_call(text: str, tools: ToolArguments) -> ProseCall | None:
     if found is None:
         return None
     args, before = found
-    if set(args) == {"name"} and args["name"] in tools:  # a call with no arguments given
+    if set(args) == {"name"} and isinstance(args["name"], str) and args["name"] in tools:
+        # a call with its arguments left out
         return ProseCall(args["name"], {}, before)
     named = [
         name
@@ -116,5 +117,9 @@ def _ending_object(text: str) -> tuple[dict[str, Any], str] | None:
         args = json.loads(reply[start:])
     except ValueError:
         return None
-    before = reply[:start].strip().removesuffix("```json").removesuffix("```").strip()
-    return (args, before) if isinstance(args, dict) and args else None
+    return (args, _before(reply[:start])) if isinstance(args, dict) and args else None
+
+
+def _before(text: str) -> str:
+    """The text before a call, without the code fence that opens around it."""
+    return re.sub(r"```[\w-]*\s*$", "", text.strip()).strip()

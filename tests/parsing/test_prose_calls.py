@@ -63,7 +63,7 @@ SEARCH = 'Need to do web_search for cookies. Use web_search function.\n\n{"query
         ),
         (
             "```xml\n<read_file><path>a.md</path></read_file>\n```",
-            ProseCall("read_file", {"path": "a.md"}, "```xml"),
+            ProseCall("read_file", {"path": "a.md"}, ""),
         ),
         ("<list_files></list_files>", ProseCall("list_files", {}, "")),
         (SEARCH, ProseCall("web_search", {"query": "cookies"}, SEARCH.split("\n\n")[0])),
@@ -102,6 +102,7 @@ def test_a_call_of_a_known_tool_in_prose_is_read(text: str, call: ProseCall) -> 
         "Use web_search function.\n{not json}",
         "Use my_web_search function.\n" + '{"query": "x"}',  # a longer name that holds it
         '{"name": "Alice"}',  # a name that is no tool's: data
+        '{"name": ["list_files"]}',  # a name that is no text
         '{"name": "list_files", "owner": "me"}',  # more than the name, and no sentence naming it
     ],
 )
