@@ -178,12 +178,24 @@ def argument_schemas(tool: BaseTool) -> dict[str, dict[str, Any]]:
     A nested model or an enum is a `$ref` to the schema's `$defs`: it is resolved here, so the
     model reads `addr (object)` with its fields and `color (one of "red", "blue")`, not a text.
     """
-    arguments: dict[str, Any] = tool.args
+    aliases = field_aliases(tool)
+    arguments = {aliases.get(name, name): value for name, value in tool.args.items()}
     if "$ref" not in json.dumps(arguments):
         return arguments
     schema = tool.args_schema
     full = schema if isinstance(schema, dict) else getattr(schema, "model_json_schema", dict)()
     return {name: dereference_refs(value, full_schema=full) for name, value in arguments.items()}
+
+
+def field_aliases(tool: BaseTool) -> dict[str, str]:
+    """The arguments the tool's pydantic model reads by another name (`Field(alias="city")`).
+
+    LangChain lists them by field name (`tool.args`), and the tool then refuses that name: the
+    model is told, and writes, the alias the model validates.
+    """
+    fields = getattr(tool.args_schema, "model_fields", None) or {}
+    named = {name: field.validation_alias or field.alias for name, field in fields.items()}
+    return {name: alias for name, alias in named.items() if isinstance(alias, str)}
 
 
 def input_schema(tool: BaseTool) -> dict[str, Any] | None:
@@ -193,9 +205,16 @@ def input_schema(tool: BaseTool) -> dict[str, Any] | None:
     schema = tool.tool_call_schema
     if isinstance(schema, dict):
         return schema
-    if schema is not None and hasattr(schema, "model_json_schema"):
-        return schema.model_json_schema()  # type: ignore[no-any-return]
-    return None
+    made: dict[str, Any] | None = getattr(schema, "model_json_schema", lambda: None)()
+    if made is None:
+        return None
+    if aliases := field_aliases(tool):  # named as the tool validates them
+        made = {
+            **made,
+            "properties": {aliases.get(k, k): v for k, v in made.get("properties", {}).items()},
+            "required": [aliases.get(name, name) for name in made.get("required", [])],
+        }
+    return made
 
 
 def coerce_arguments(tool: BaseTool, args: dict[str, Any]) -> dict[str, Any]:

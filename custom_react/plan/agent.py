@@ -209,8 +209,8 @@ class PlanAndExecuteAgent(StepRunnable):
             run, plan, done, waiting = read_paused(agent_input["resume"], key)
             read_state(waiting, key)
             return run, plan, done, {"resume": waiting, "decision": agent_input.get("decision")}
-        question, chat_history, _ = read_input(agent_input)
-        run = PlanRun(question, chat_history)
+        question, chat_history, asked = read_input(agent_input)
+        run = PlanRun(question, chat_history, asked=asked)
         # Plan: the planner reads the question and writes the steps.
         written = yield from self._ask("planner", self.planner, parse_plan, {}, run, config)
         # No readable plan: the one step is the question itself.
@@ -233,9 +233,9 @@ class PlanAndExecuteAgent(StepRunnable):
             variables = replan_variables(run.past_steps, planned, self.language)
             read = partial(parse_replan, done=[step for step, _ in run.past_steps])
             reply = yield from self._ask("replanner", self.replanner, read, variables, run, config)
-        return (
-            FinalResponse(reply.output, reply.thought) if isinstance(reply, FinalAnswer) else reply
-        )
+        if isinstance(reply, FinalAnswer):  # its message in the run reads as the answer
+            return run.answered(FinalResponse(reply.output, reply.thought))
+        return reply
 
     def _replanned(self, planned: tuple[str, ...], plan: Plan, run: PlanRun) -> Replanned:
         """The new plan's event: `Replanned`, or `PlanRepaired` saying what the repair changed."""

@@ -30,8 +30,9 @@ from custom_react.events import AgentResult, StopReason
 from custom_react.memory import BaseRun
 from custom_react.pausing.state import check_signature, sign_state
 from custom_react.pausing.typed_json import adapter
-from custom_react.plan.events import PlanResult
+from custom_react.plan.events import FinalResponse, PlanResult
 from custom_react.plan.schema import Plan
+from custom_react.steps import REACT_LOG
 
 
 @dataclass
@@ -43,11 +44,24 @@ class PlanRun(BaseRun):
     past_steps: list[tuple[str, str]] = field(default_factory=list)
     waiting: AgentResult | None = None
     """The executor's run of a step that waits for a person's approval, if any."""
+    asked: HumanMessage | None = None
+    """The question as the message it came in (its id, its name), when it came as one."""
 
     def add_reply(self, stage: str, reply: BaseMessage) -> None:
         """Record a planner or replanner reply (named after its stage) and its token usage."""
         self.messages.append(AIMessage(content=reply.text, name=stage))
         self.count_usage(reply)
+
+    def answered(self, response: FinalResponse) -> FinalResponse:
+        """The replanner's reply that gave `response` becomes the answer's message, as a ReAct run's.
+
+        Its text is the answer (`result["messages"][-1]`, what a graph's next turn reads); the
+        reply as written is kept under `react_log`.
+        """
+        reply = self.messages[-1]
+        metadata = {**reply.response_metadata, REACT_LOG: reply.text}
+        self.messages[-1] = AIMessage(response.output, name=reply.name, response_metadata=metadata)
+        return response
 
     def add_parse_failure(self, error: str) -> None:
         """Record the format error the planner or replanner will read."""
@@ -76,7 +90,11 @@ class PlanRun(BaseRun):
         return PlanResult(
             input=self.question,
             output=output,
-            messages=[HumanMessage(content=self.question), *self.messages],
+            messages=[
+                *self.chat_history,  # as `create_agent` returns them: the input's messages first
+                self.asked or HumanMessage(content=self.question),  # its id kept: merged once
+                *self.messages,
+            ],
             intermediate_steps=list(self.intermediate_steps),
             iterations=len(self.past_steps),
             stop_reason=stop_reason,

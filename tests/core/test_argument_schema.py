@@ -15,7 +15,7 @@ from typing import Any, Literal
 import pytest
 from langchain_core.messages import AIMessage
 from langchain_core.tools import StructuredTool, tool
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from custom_react import CustomReActAgent
 from custom_react.argument_checks import argument_problem
@@ -380,3 +380,54 @@ def test_a_model_that_writes_what_the_tool_list_shows_runs_the_nested_tool(
     assert '"red", "blue"' in refused  # the enum's values, named
     assert sent == "rose to Kunming in red" and found == "found Dali"
     assert shipped == [("rose", Address(city="Kunming"), Colour.RED), Address(city="Dali")]
+
+
+class Forecast(BaseModel):
+    city_name: str = Field(alias="city", description="The city.")
+    days: int = Field(default=1, description="Days ahead.")
+
+
+def forecast_tool(asked: list[tuple[str, int]]) -> StructuredTool:
+    def forecast(city_name: str, days: int = 1) -> str:
+        """Forecast the weather."""
+        asked.append((city_name, days))
+        return f"{city_name}: sunny for {days} days"
+
+    return StructuredTool.from_function(forecast, args_schema=Forecast)
+
+
+def test_an_aliased_argument_is_shown_by_the_name_the_tool_reads() -> None:
+    # `Field(alias="city")`: the tool validates "city"; LangChain's `tool.args` says "city_name",
+    # which the tool then refuses.
+    shown = describe_input(forecast_tool([]))
+    assert '{"city": "..."}' in shown and "- city (string, required): The city." in shown
+    assert "city_name" not in shown
+
+
+@pytest.mark.parametrize("step_format", ["text", "json", "middleware"])
+def test_a_tool_with_an_aliased_argument_runs_by_its_alias_or_plain_text(
+    script: Any, step_format: str
+) -> None:
+    asked: list[tuple[str, int]] = []
+    step = {
+        "text": 'Action: forecast\nAction Input: {"city": "Kunming", "days": 2}',
+        "json": '{"thought": "t", "action": "forecast", "action_input": {"city": "Kunming", "days": 2}}',
+        "middleware": "Action: forecast\nAction Input: 昆明",  # plain text: the one required one
+    }[step_format]
+    answer = '{"final_answer": "sunny"}' if step_format == "json" else "Final Answer: sunny"
+    model = script(step, answer)
+    if step_format == "middleware":
+        pytest.importorskip("langchain.agents")
+        from langchain.agents import create_agent
+
+        from custom_react.integrations.create_agent import TextReActMiddleware
+
+        graph = create_agent(
+            model.model, [forecast_tool(asked)], middleware=[TextReActMiddleware()]
+        )
+        assert graph.invoke({"messages": [("user", "昆明天气？")]})["messages"][-1].text == "sunny"
+        assert asked == [("昆明", 1)]
+        return
+    agent = CustomReActAgent(model.model, [forecast_tool(asked)], format=step_format)
+    assert agent.invoke("Weather in Kunming?")["output"] == "sunny"
+    assert asked == [("Kunming", 2)]

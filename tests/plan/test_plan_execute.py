@@ -628,7 +628,9 @@ def test_the_input_s_system_message_opens_every_call_s_one_system_turn(
         assert prompt[0].text == "\n\n".join(filter(None, ["Answer in French.", system_prompt]))
         assert prompt[1:3] == earlier
     assert "Answer the question" in executor[0].text  # the executor's own prompt follows
-    assert not [m for m in result["messages"] if m.type == "system"]  # not recorded as a step's
+    # The input's messages open the result, as a ReAct run's; not recorded again as a step's.
+    assert result["messages"][:4] == asked
+    assert [m.type for m in result["messages"]].count("system") == 1
 
 
 # One plan, one step, the answer: (system prompt, question, search query, replies, answer).
@@ -728,3 +730,40 @@ def test_stream_final_answer_gives_the_run_s_answer_not_a_step_s(way):
 def sums(expression: str) -> str:
     """Evaluate arithmetic."""
     return {"17 * 23": "391", "391 + 9": "400"}[expression]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_langgraph_graph_of_the_plan_agent_keeps_each_question_once_and_ends_on_the_answer(
+    script, language
+):
+    # A `MessagesState` graph merges by id: the question must come back as it came in, and the
+    # last message is the answer (not the replanner's "Final Answer: ..." reply).
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import END, START, MessagesState, StateGraph
+
+    marker = "Final Answer: " if language == "en" else "最终答案："
+    planner = script("1. Add.", f"{marker}4", "1. Add.", f"{marker}6")
+    steps = script(f"{marker}4", f"{marker}6")
+    executor = CustomReActAgent(steps.model, [], language=language)
+    graph = StateGraph(MessagesState)
+    graph.add_node("agent", PlanAndExecuteAgent(planner.model, executor, language=language))
+    graph.add_edge(START, "agent")
+    graph.add_edge("agent", END)
+    app = graph.compile(checkpointer=InMemorySaver())
+    thread = {"configurable": {"thread_id": "1"}}
+    first = app.invoke({"messages": [("user", "2+2?")]}, thread)["messages"]
+    assert [m.text for m in first if m.type == "human"] == ["2+2?", "Add."]
+    assert first[-1].text == "4" and first[-1].response_metadata["react_log"] == f"{marker}4"
+    out = app.invoke({"messages": [("user", "3+3?")]}, thread)["messages"]
+    assert [m.text for m in out if m.type == "human"] == ["2+2?", "Add.", "3+3?", "Add."]
+    assert out[-1].text == "6"
+
+
+def test_the_plan_agent_s_messages_begin_with_the_input_s_as_they_came(script, tools):
+    model = script(PLAN, *STEP_1, ANSWER)
+    question = HumanMessage(QUESTION, id="q-1", name="li")
+    earlier = [HumanMessage("Hi", id="h-1"), AIMessage("Hello!", id="a-1")]
+    result = plan_agent(model.model, tools).invoke({"messages": [*earlier, question]})
+    assert [m.id for m in result["messages"][:3]] == ["h-1", "a-1", "q-1"]
+    assert result["messages"][2].name == "li"
+    assert result["messages"][-1].text == result["output"] == "3.78 yuan for three roses."
