@@ -26,6 +26,9 @@ object of its arguments after a marker:
                     {"query": "rose"}
                     (no token at all: a name alone on the reply's first line, then the object;
                     a code fence's language word that lost its backticks, `json`, is no name)
+    MiniMax:        [TOOL_CALL]{tool => "search", args => {--query "rose"}}[/TOOL_CALL]
+                    (a Ruby-like hash whose arguments are command-line flags: `--name value`,
+                    a quoted value read as a JSON string; JSON arguments are read as JSON)
 
 `find_token_call` reads the first one: `(where it starts, name, arguments)`. The arguments are read
 by `json_repair` (as every JSON input is); a call with no object after its marker has none; a
@@ -82,7 +85,12 @@ _NAME_LINE = re.compile(
     + r"[ \t]*+\n\s*+(?=\{)",
     re.IGNORECASE,
 )
-_FORMS += [_GEMMA_CALL, _NAME_LINE, _BARE_CALL]
+# MiniMax's block: a hash of the tool and its arguments, each a flag with its value.
+_FLAG_CALL = re.compile(
+    r"\[TOOL_CALL\]\s*+\{\s*+tool\s*+=>\s*+\"(?P<name>[A-Za-z_][\w.-]*+)\"\s*+,\s*+args\s*+=>\s*+"
+)
+_FLAG = re.compile(r'--(?P<key>[A-Za-z_][\w-]*+)[ \t]++(?P<value>"(?:[^"\\\n]|\\.)*+"|[^\s}]++)')
+_FORMS += [_GEMMA_CALL, _NAME_LINE, _BARE_CALL, _FLAG_CALL]
 # Gemma 4 quotes each string with `<|"|>`, FunctionGemma with `<escape>`; a lone one opens a string.
 _QUOTE_TOKENS = ('<|"|>', "<escape>")
 _QUOTED = re.compile(r'<\|"\|>(?P<gemma>.*?)<\|"\|>|<escape>(?P<escaped>.*?)<escape>', re.DOTALL)
@@ -101,6 +109,8 @@ def _arguments(text: str, head: re.Match[str]) -> dict[str, Any] | None:
     """The arguments after a call's `head`, or None when the head turns out to open no call."""
     if head.re is _BARE_CALL:
         return _bare_call_arguments(text, head.end())
+    if head.re is _FLAG_CALL:
+        return _flag_arguments(text, head.end())
     written = text[head.end() :]
     return _token_call_arguments(
         written, needs_object=head.re is _NAME_LINE, quoted=head.re is _GEMMA_CALL
@@ -174,3 +184,27 @@ def _bare_object(text: str, start: int) -> tuple[list[str], int]:
             return parts, mark.end()
     parts.append(text[begin:])
     return parts, len(text)
+
+
+def _flag_arguments(text: str, start: int) -> dict[str, Any]:
+    """The arguments of MiniMax's block: `{--path "a.md" --depth 2}` -> `{"path": "a.md", ...}`.
+
+    A quoted value is a JSON string, any other the text as written; with no flag, the arguments
+    are read as JSON (`{"path": "a.md"}`).
+    """
+    closing = text.find("}", start)
+    flags = list(_FLAG.finditer(text, start, closing if closing >= 0 else len(text)))
+    if not flags:
+        value, _ = read_json_value(text, start)
+        return value if isinstance(value, dict) else {}
+    return {flag["key"]: _flag_value(flag["value"]) for flag in flags}
+
+
+def _flag_value(written: str) -> str:
+    """A flag's value: a quoted one read as a JSON string (as written if it is none), or the word."""
+    if not written.startswith('"'):
+        return written
+    try:
+        return str(json.loads(written))
+    except ValueError:  # an escape JSON does not know (`"C:\\temp"`): the text between the quotes
+        return written[1:-1]

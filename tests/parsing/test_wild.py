@@ -248,6 +248,31 @@ ESCAPED_IN_JSON = [
     ),
 ]
 
+# MiniMax's `[TOOL_CALL]` block: a Ruby-like hash of the tool and its arguments, each argument a
+# command-line flag and its value; the first block is the step, JSON arguments are read as JSON.
+FLAG_CALLS = [
+    *variants(
+        "one flag",
+        '[TOOL_CALL]\n{tool => "search", args => {\n--query "{q}"\n}}\n[/TOOL_CALL]',
+        Act("search", {"query": "{q}"}),
+        chinese_markers=False,
+    ),
+    *variants(
+        "after prose, two blocks, a bare value",
+        '{t}\n[TOOL_CALL]\n{tool => "search", args => {\n  --query "{q}"\n  --limit 3\n}}\n'
+        '[/TOOL_CALL]\n[TOOL_CALL]\n{tool => "calculator", args => {--expression "1+1"}}\n'
+        "[/TOOL_CALL]",
+        Act("search", {"query": "{q}", "limit": "3"}, "{t}"),
+        chinese_markers=False,
+    ),
+    *variants(
+        "JSON arguments",
+        '[TOOL_CALL]{tool => "search", args => {"query": "{q}"}}[/TOOL_CALL]',
+        Act("search", {"query": "{q}"}),
+        chinese_markers=False,
+    ),
+]
+
 KINDS = {
     "no-tool": NO_TOOL,
     "no-tool-then-answer": NO_TOOL_THEN_ANSWER,
@@ -256,6 +281,7 @@ KINDS = {
     "invoke-tags": INVOKE_TAGS,
     "name-with-its-line": NAME_WITH_ITS_LINE,
     "escaped-in-json": ESCAPED_IN_JSON,
+    "flag-calls": FLAG_CALLS,
 }
 
 
