@@ -105,6 +105,8 @@ def adversarial_inputs(size: int) -> dict[str, str]:
         "'to=functions.' run": "to=functions.f " * (size // 15),
         "recipient + '<|x|>' run": "to=functions.f" + "<|x|>" * (size // 5),
         "'[TOOL_CALLS]' run": "[TOOL_CALLS]" * (size // 12),
+        "'[TOOL_CALL]' block heads": '[TOOL_CALL]{tool => "f", args => {' * (size // 33),
+        "one block of '--a' flags": '[TOOL_CALL]{tool => "f", args => {' + '--a "' * (size // 5),
         "lines of '[f('": "[f(\n" * (size // 4),
         "'<|channel|>analysis' run": "<|channel|>analysis<|message|>" * (size // 30),
     }
