@@ -7,7 +7,7 @@ model's reply), `parser.py` (reply -> step) with `parsing/thinking.py`, `parsing
 really write them), read through `formats/__init__.py` (the step format, whose parser also reads
 a call of one of the tools written in prose),
 `toolbox.py` (the step bound to its tool, once; the tool-call budget), `arguments.py` (the
-Action Input bound to the tool's arguments), `acting.py` (every guard in order, then the tool and
+Action Input bound to the tool's arguments) with `tool_schemas.py` (what the tool's schema says), `acting.py` (every guard in order, then the tool and
 its Observation) with `argument_checks.py` (whether the bound arguments fit the tool's schema,
 and the Observation when not) and `running/tool_output.py` (what the tool returned, as text),
 `running/context.py` (the run's context, for a tool that asks for it),
@@ -20,7 +20,7 @@ agent takes) and `pausing/threads.py` (the run's thread, if any), and `running/r
 makes the calls it asks for), `pausing/graph_pause.py` (whether the run is a LangGraph graph's task,
 which a pause would pause) and `running/traced.py` (each Action and Final Answer told to the
 callback handlers, as `AgentExecutor` tells them). Next to them: `prompt.py` (the system prompt), `settings.py` (every
-option), `parsing/prose_calls.py` (a tool's call in another agent's format, in a reply with no
+option), `parsing/prose_calls.py` (a tool's call in Cline's tags, ending a reply with no
 marker), `environment.py` (facts about the machine for the prompt), `testing.py` (scripted
 models), `console/` (the only printing) and `prompts/` (templates and message tables, EN + ZH).
 

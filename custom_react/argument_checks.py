@@ -19,9 +19,9 @@ from typing import Any
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
 from langchain_core.tools import BaseTool
 
-from custom_react.arguments import json_types, tool_schema
 from custom_react.prompts import message
 from custom_react.steps import Step, ToolStep
+from custom_react.tool_schemas import json_types, tool_schema
 
 
 def argument_problem(tool: BaseTool, args: dict[str, Any], language: str = "en") -> str | None:

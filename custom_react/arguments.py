@@ -4,25 +4,22 @@
 onto the tool's argument schema (`tool_arguments`) and makes the unambiguous coercions to the
 schema's types (`coerce_arguments`: `"10"` to 10 for an integer, `"true"` to true, one value to
 `[value]` for an array). The schema is the tool's JSON schema, given as a dict or made from its
-pydantic model, read once per tool (`tool_schema`, with its `jsonschema` validator). Whether the
-bound arguments may run is `argument_checks.py`'s; nothing here runs a tool.
+pydantic model, read once per tool (`tool_schemas.tool_schema`, with its `jsonschema` validator).
+Whether the bound arguments may run is `argument_checks.py`'s; nothing here runs a tool.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
 from langchain_core.tools import BaseTool
-from langchain_core.utils.json_schema import dereference_refs
 
 from custom_react.parsing.action_input import POSITIONAL_ARGS, ActionInput
 from custom_react.parsing.call_syntax import NAMED_ARGUMENT, read_value, split_arguments
 from custom_react.parsing.json_repair import read_json_object
+from custom_react.tool_schemas import json_types, tool_schema
 
 
 def tool_arguments(tool: BaseTool, tool_input: ActionInput) -> dict[str, Any]:
@@ -137,86 +134,6 @@ def bind_arguments(
     return args, args if positional else tool_input
 
 
-@dataclass(frozen=True)
-class ToolSchema:
-    """What the checks read of one tool, made once: building a schema costs more than a step.
-
-    `args`: each argument's JSON schema, by name; `validator`: the check of what the model writes.
-    """
-
-    args: dict[str, Any]
-    validator: Draft202012Validator | None
-    hidden: frozenset[str] = frozenset()
-    """Parameters the loop fills and the model may not name (a `ToolRuntime`, injected ones)."""
-
-
-_SCHEMAS: dict[int, tuple[BaseTool, ToolSchema]] = {}
-_MAX_SCHEMAS = 1024
-
-
-def tool_schema(tool: BaseTool) -> ToolSchema:
-    """The tool's `ToolSchema`, made the first time it is asked for and kept with the tool."""
-    known = _SCHEMAS.get(id(tool))
-    if known is not None and known[0] is tool:
-        return known[1]
-    schema = input_schema(tool)
-    try:
-        validator = None if not schema else Draft202012Validator(schema)
-    except SchemaError:  # a schema the checker cannot read is not held against the model
-        validator = None
-    fields = getattr(tool.args_schema, "model_fields", None) or {}
-    made = ToolSchema(argument_schemas(tool), validator, frozenset(fields) - set(tool.args))
-    if len(_SCHEMAS) >= _MAX_SCHEMAS:
-        _SCHEMAS.clear()
-    _SCHEMAS[id(tool)] = (tool, made)
-    return made
-
-
-def argument_schemas(tool: BaseTool) -> dict[str, dict[str, Any]]:
-    """Each argument's JSON schema, by name, as the tool list shows it and the checks hold it.
-
-    A nested model or an enum is a `$ref` to the schema's `$defs`: it is resolved here, so the
-    model reads `addr (object)` with its fields and `color (one of "red", "blue")`, not a text.
-    """
-    aliases = field_aliases(tool)
-    arguments = {aliases.get(name, name): value for name, value in tool.args.items()}
-    if "$ref" not in json.dumps(arguments):
-        return arguments
-    schema = tool.args_schema
-    full = schema if isinstance(schema, dict) else getattr(schema, "model_json_schema", dict)()
-    return {name: dereference_refs(value, full_schema=full) for name, value in arguments.items()}
-
-
-def field_aliases(tool: BaseTool) -> dict[str, str]:
-    """The arguments the tool's pydantic model reads by another name (`Field(alias="city")`).
-
-    LangChain lists them by field name (`tool.args`), and the tool then refuses that name: the
-    model is told, and writes, the alias the model validates.
-    """
-    fields = getattr(tool.args_schema, "model_fields", None) or {}
-    named = {name: field.validation_alias or field.alias for name, field in fields.items()}
-    return {name: alias for name, alias in named.items() if isinstance(alias, str)}
-
-
-def input_schema(tool: BaseTool) -> dict[str, Any] | None:
-    """The JSON schema of the arguments the model writes (injected ones left out), if any."""
-    if tool.args_schema is None:
-        return None
-    schema = tool.tool_call_schema
-    if isinstance(schema, dict):
-        return schema
-    made: dict[str, Any] | None = getattr(schema, "model_json_schema", lambda: None)()
-    if made is None:
-        return None
-    if aliases := field_aliases(tool):  # named as the tool validates them
-        made = {
-            **made,
-            "properties": {aliases.get(k, k): v for k, v in made.get("properties", {}).items()},
-            "required": [aliases.get(name, name) for name in made.get("required", [])],
-        }
-    return made
-
-
 def coerce_arguments(tool: BaseTool, args: dict[str, Any]) -> dict[str, Any]:
     """`args` with each value the schema types differently turned into its type, when unambiguous.
 
@@ -266,15 +183,6 @@ def _from_text(value: str, kind: str) -> Any:
     if kind in ("array", "object") and text[:1] in "[{":
         return _json(text, value)
     return value
-
-
-def json_types(schema: dict[str, Any]) -> list[str]:
-    """The JSON types a schema allows, besides null (`anyOf` members too)."""
-    kinds = schema.get("type", [])
-    found = [kinds] if isinstance(kinds, str) else list(kinds)
-    for member in schema.get("anyOf", []) or schema.get("oneOf", []):
-        found += json_types(member) if isinstance(member, dict) else []
-    return [kind for kind in dict.fromkeys(found) if kind != "null"]
 
 
 _PYTHON_TYPES: dict[str, Any] = {

@@ -24,9 +24,9 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.prompts.chat import MessageLikeRepresentation
 from langchain_core.tools import BaseTool
 
-from custom_react.arguments import argument_schemas
 from custom_react.parsing.markers import MARKERS
 from custom_react.prompts import load_template, message
+from custom_react.tool_schemas import argument_schemas
 
 REQUIRED_VARIABLES = frozenset({"tools", "tool_names"})
 OPTIONAL_VARIABLES = frozenset({"examples", "environment"})

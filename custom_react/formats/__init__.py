@@ -24,7 +24,6 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.tools import BaseTool
 
 from custom_react.answering import AnswerSchema
-from custom_react.arguments import tool_schema
 from custom_react.environment import environment_option
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
 from custom_react.parsing.markers import MARKERS, answer_so_far
@@ -33,6 +32,7 @@ from custom_react.prompt import TEXT_QUESTION, RenderTools, build_react_prompt, 
 from custom_react.prompts import load_template, message
 from custom_react.scratchpad import TEXT_CUE, render_observation
 from custom_react.steps import Observe
+from custom_react.tool_schemas import tool_schema
 
 FormatName = Literal["text", "xml", "json"]
 EnvironmentOption = bool | str | Path
@@ -77,8 +77,8 @@ class ReActFormat:
     def reading_calls_of(self, tools: Sequence[BaseTool]) -> ReActFormat:
         """This format, whose parser also reads a call of one of `tools` written in prose.
 
-        A reply with no marker is an answer, unless it is a call of one of the tools in another
-        agent's call format (`parsing.prose_calls`): then it is that call.
+        A reply with no marker is an answer, unless it ends with a call of one of the tools in
+        Cline's and Roo Code's tags (`parsing.prose_calls`): then it is that call.
         """
         if not tools:
             return self

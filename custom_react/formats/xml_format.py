@@ -23,7 +23,6 @@ from collections.abc import Sequence
 
 from langchain_core.tools import BaseTool
 
-from custom_react.arguments import argument_schemas
 from custom_react.formats import ReActFormat, text_step
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response, step_from_call
 from custom_react.parsing.action import read_action
@@ -31,6 +30,7 @@ from custom_react.parsing.thinking import strip_think
 from custom_react.parsing.tool_name import names_no_tool
 from custom_react.prompt import argument_lines, input_example, json_kind
 from custom_react.prompts import message
+from custom_react.tool_schemas import argument_schemas
 
 _TAG = re.compile(
     r"<(?P<close>/?+)[ \t]*+(?P<name>question|thoughts?+|action[ _-]?+input|action|tool_call"

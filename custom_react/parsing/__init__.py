@@ -9,7 +9,7 @@ reads the action a reply spells (a JSON call, function tags, `tool(args)`, the p
 `action_input.py` reads an Action Input (text, or a JSON object of arguments); `call_syntax.py`
 reads a call written like Python, `function_tags.py` one in tags (`<function=...>`, GLM's),
 `token_calls.py` one between a model's tool-call tokens; `json_repair.py` reads the JSON small
-models write. `prose_calls.py` is the one reader told the tools: a call of one of them in another
-agent's format, where a reply has no marker (the step formats put it after their parser). All
+models write. `prose_calls.py` is the one reader told the tools: a call of one of them in Cline's
+tags ending a reply with no marker (the step formats put it after their parser). All
 pure, all linear time.
 """

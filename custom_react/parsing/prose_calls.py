@@ -1,29 +1,29 @@
-"""A call of one of the agent's tools, written in another agent's call format where prose would be.
+"""A call of one of the agent's tools, written in Cline's and Roo Code's tags where prose would be.
 
-The parser knows no tool names, so a reply with no marker is an answer (`parser.py`). Two forms
-from other agents' prompts are calls all the same, and only the tools can tell them from an
-answer that shows XML or JSON:
+The parser knows no tool names, so a reply with no marker is an answer (`parser.py`). Models that
+learned Cline's and Roo Code's prompts write a call with the tool's name as the tag and each
+argument as a tag inside it, after a sentence or alone:
 
-- Cline's and Roo Code's tags: the tool's name as the tag, each argument as a tag inside it
-  (`<read_file><path>a.md</path></read_file>`). The arguments are the tags named after the tool's
-  arguments, their content as written; a tag named after none (Roo's `<args><file>` wrapper) is
-  looked into.
-- A sentence that names a tool, then a bare object of its arguments ending the reply (gpt-oss
-  in a text tool mode: `Use web_search function. {"query": "..."}`). Every key must be an
-  argument of that tool, and no other tool may be named.
-- A call with its arguments left out: `{"name": "get_time"}`, the name one of the tools (the
-  parser reads an object with only a name as data; the guards then name any missing argument).
+    I'll read the plan first.
 
-`call_in_prose(text, tools)` finds either for the tools it is given (name -> argument names);
-`formats.ReActFormat.reading_calls_of` puts it after a format's parser. Pure, linear time.
+    <read_file>
+    <path>docs/plan.md</path>
+    </read_file>
+
+Only the tools can tell that from an answer that shows XML. `call_in_prose(text, tools)` reads it
+for the tools it is given (name -> argument names) when the call ends the reply: its opening tag
+starts a line, nothing follows its closing tag, and it holds only tags named after the tool's
+arguments (their content as written; a tag named after none, Roo's `<args><file>` wrapper, is
+looked into). A tag inside a sentence, a quote with words after it, an example in a code fence
+and HTML stay the answer. `formats.ReActFormat.reading_calls_of` puts it after a format's parser.
+Pure, linear time.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Collection, Mapping
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 ToolArguments = Mapping[str, Collection[str]]
 """Each tool's name, with the names of its arguments."""
@@ -33,7 +33,7 @@ class ProseCall(NamedTuple):
     """A call found in prose: the tool, its arguments, and the text before the call."""
 
     name: str
-    args: dict[str, Any]
+    args: dict[str, str]
     before: str
 
 
@@ -42,32 +42,25 @@ _ANY_TAG = re.compile(r"</?[A-Za-z_][\w.-]*>")
 
 
 def call_in_prose(text: str, tools: ToolArguments) -> ProseCall | None:
-    """The call of one of `tools` written as a tag call or as a named tool's object, or None."""
-    return _tag_call(text, tools) or _object_call(text, tools)
+    """The tag call of one of `tools` that ends `text`, or None."""
+    reply = text.rstrip()
+    closing = re.search(r"</([A-Za-z_][\w.-]*)>\Z", reply)
+    if closing is None or (name := closing.group(1)) not in tools:
+        return None
+    opening = reply.rfind(f"<{name}>", 0, closing.start())
+    line_start = reply.rfind("\n", 0, opening) + 1
+    if opening < 0 or reply[line_start:opening].strip():
+        return None  # no opening tag, or one inside a sentence
+    before = reply[:line_start].strip()
+    if before.endswith("```") or re.search(r"```[\w-]*\Z", before):
+        return None  # an example in a code fence
+    args = _tag_arguments(reply[opening + len(name) + 2 : closing.start()], tools[name])
+    return None if args is None else ProseCall(name, args, before)
 
 
-def _tag_call(text: str, tools: ToolArguments) -> ProseCall | None:
-    """The first tag named after a tool, closed, whose content is that tool's argument tags."""
-    unclosed: set[str] = set()  # a name never closed after one opening is not closed later
-    read_to = 0  # a tag that was no call: what it holds is not looked at again
-    for opening in _OPEN_TAG.finditer(text):
-        name = opening.group(1)
-        if name not in tools or name in unclosed or opening.start() < read_to:
-            continue
-        end = text.find(f"</{name}>", opening.end())
-        if end < 0:
-            unclosed.add(name)
-            continue
-        args = _tag_arguments(text[opening.end() : end], tools[name])
-        if args is not None:
-            return ProseCall(name, args, _before(text[: opening.start()]))
-        read_to = end
-    return None
-
-
-def _tag_arguments(body: str, names: Collection[str]) -> dict[str, Any] | None:
+def _tag_arguments(body: str, names: Collection[str]) -> dict[str, str] | None:
     """The argument tags in a tool tag's `body`; None when other text is there, or no argument is."""
-    args: dict[str, Any] = {}
+    args: dict[str, str] = {}
     rest: list[str] = []  # what is not an argument: only wrapper tags and spaces may be
     at = 0
     for tag in _OPEN_TAG.finditer(body):
@@ -83,43 +76,3 @@ def _tag_arguments(body: str, names: Collection[str]) -> dict[str, Any] | None:
     if _ANY_TAG.sub("", "".join(rest)).strip():
         return None
     return args if args or (not names and not body.strip()) else None
-
-
-def _object_call(text: str, tools: ToolArguments) -> ProseCall | None:
-    """A JSON object ending the reply that calls one tool, or None.
-
-    `{"name": tool}` alone, or the arguments after a sentence naming the one tool they are of.
-    """
-    found = _ending_object(text)
-    if found is None:
-        return None
-    args, before = found
-    if set(args) == {"name"} and isinstance(args["name"], str) and args["name"] in tools:
-        # a call with its arguments left out
-        return ProseCall(args["name"], {}, before)
-    named = [
-        name
-        for name in tools
-        if re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", before, re.IGNORECASE)
-    ]
-    if len(named) != 1 or not set(args) <= set(tools[named[0]]):
-        return None
-    return ProseCall(named[0], args, before)
-
-
-def _ending_object(text: str) -> tuple[dict[str, Any], str] | None:
-    """The JSON object ending the reply on lines of its own (fenced or not), and the text before."""
-    reply = text.strip().removesuffix("```").rstrip()
-    start = 0 if reply.startswith("{") else reply.rfind("\n{")
-    if start < 0 or not reply.endswith("}"):
-        return None
-    try:
-        args = json.loads(reply[start:])
-    except ValueError:
-        return None
-    return (args, _before(reply[:start])) if isinstance(args, dict) and args else None
-
-
-def _before(text: str) -> str:
-    """The text before a call, without the code fence that opens around it."""
-    return re.sub(r"```[\w-]*\s*$", "", text.strip()).strip()

@@ -89,7 +89,9 @@ _NAME_LINE = re.compile(
 _FLAG_CALL = re.compile(
     r"\[TOOL_CALL\]\s*+\{\s*+tool\s*+=>\s*+\"(?P<name>[A-Za-z_][\w.-]*+)\"\s*+,\s*+args\s*+=>\s*+"
 )
-_FLAG = re.compile(r'--(?P<key>[A-Za-z_][\w-]*+)[ \t]++(?P<value>"(?:[^"\\\n]|\\.)*+"|[^\s}]++)')
+_FLAG_NAME = re.compile(r"(?<!\S)--(?P<key>[A-Za-z_][\w-]*+)")
+_QUOTED_VALUE = re.compile(r'[ \t]*+"(?:[^"\\]++|\\.)*+"(?=\s|\Z)', re.DOTALL)
+_BLOCK_CLOSERS = re.compile(r"\}\s*+\}?+\s*+\Z")
 _FORMS += [_GEMMA_CALL, _NAME_LINE, _BARE_CALL, _FLAG_CALL]
 # Gemma 4 quotes each string with `<|"|>`, FunctionGemma with `<escape>`; a lone one opens a string.
 _QUOTE_TOKENS = ('<|"|>', "<escape>")
@@ -189,22 +191,43 @@ def _bare_object(text: str, start: int) -> tuple[list[str], int]:
 def _flag_arguments(text: str, start: int) -> dict[str, Any]:
     """The arguments of MiniMax's block: `{--path "a.md" --depth 2}` -> `{"path": "a.md", ...}`.
 
-    A quoted value is a JSON string, any other the text as written; with no flag, the arguments
-    are read as JSON (`{"path": "a.md"}`).
+    A quoted value is a JSON string (newlines, braces and `--` inside it are its own); a bare one
+    runs to the next flag (a JSON object or array read as JSON; nothing at all: true). JSON
+    arguments (`{"path": "a.md"}`) are read as JSON. The block ends at `[/TOOL_CALL]`.
     """
-    closing = text.find("}", start)
-    flags = list(_FLAG.finditer(text, start, closing if closing >= 0 else len(text)))
-    if not flags:
+    if re.match(r'\{\s*+"', text[start : start + 200]):
         value, _ = read_json_value(text, start)
         return value if isinstance(value, dict) else {}
-    return {flag["key"]: _flag_value(flag["value"]) for flag in flags}
+    end = text.find("[/TOOL_CALL]", start)
+    written = text[start : end if end >= 0 else len(text)].strip().removeprefix("{")
+    block = _BLOCK_CLOSERS.sub("", written)  # the arguments' `}` and the block's
+    arguments: dict[str, Any] = {}
+    at = 0
+    while (flag := _FLAG_NAME.search(block, at)) is not None:
+        if quoted := _QUOTED_VALUE.match(block, flag.end()):
+            arguments[flag["key"]] = _quoted(quoted.group().strip())
+            at = quoted.end()
+            continue
+        following = _FLAG_NAME.search(block, flag.end())
+        at = following.start() if following else len(block)
+        arguments[flag["key"]] = _bare(block[flag.end() : at].strip())
+    return arguments
 
 
-def _flag_value(written: str) -> str:
-    """A flag's value: a quoted one read as a JSON string (as written if it is none), or the word."""
-    if not written.startswith('"'):
-        return written
+def _quoted(written: str) -> str:
+    """A quoted value as a JSON string, or the text between its quotes when JSON cannot read it."""
     try:
-        return str(json.loads(written))
-    except ValueError:  # an escape JSON does not know (`"C:\\temp"`): the text between the quotes
-        return written[1:-1]
+        return str(json.loads(written, strict=False))  # `strict=False`: a raw newline is kept
+    except ValueError:  # an escape JSON does not know (`"C:\\temp"`)
+        return written[1:-1].replace('\\"', '"')
+
+
+def _bare(written: str) -> Any:
+    """A value without quotes: a JSON object or array as JSON, nothing as true, else the text."""
+    if not written:
+        return True
+    if written[0] in "{[":
+        value, end = read_json_value(written)
+        if value is not None and not written[end:].strip():
+            return value
+    return written

@@ -15,13 +15,14 @@ from typing import Any, Literal
 import pytest
 from langchain_core.messages import AIMessage
 from langchain_core.tools import StructuredTool, tool
-from pydantic import BaseModel, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from custom_react import CustomReActAgent
 from custom_react.argument_checks import argument_problem
 from custom_react.arguments import bind_arguments, coerce
 from custom_react.formats import get_format
 from custom_react.prompt import describe_input
+from custom_react.testing import Script
 from tests.conftest import run_by
 
 WAYS = ["invoke", "ainvoke", "stream"]
@@ -431,3 +432,37 @@ def test_a_tool_with_an_aliased_argument_runs_by_its_alias_or_plain_text(
     agent = CustomReActAgent(model.model, [forecast_tool(asked)], format=step_format)
     assert agent.invoke("Weather in Kunming?")["output"] == "sunny"
     assert asked == [("Kunming", 2)]
+
+
+class ForecastByChoice(BaseModel):
+    city_name: str = Field(validation_alias=AliasChoices("city", "town"))
+    days: int = 1
+
+
+class ForecastByName(BaseModel):
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=False)
+    city_name: str = Field(alias="city")
+    days: int = 1
+
+
+@pytest.mark.parametrize(
+    ("schema", "name"), [(ForecastByChoice, "city"), (ForecastByName, "city_name")]
+)
+def test_an_argument_is_shown_and_checked_by_a_name_the_tool_validates(
+    schema: type[BaseModel], name: str
+) -> None:
+    # `AliasChoices`: the first of its names; `validate_by_alias=False`: the field's own name.
+    asked: list[str] = []
+
+    def forecast(city_name: str, days: int = 1) -> str:
+        """Forecast the weather."""
+        asked.append(city_name)
+        return "sunny"
+
+    tool = StructuredTool.from_function(forecast, args_schema=schema)
+    assert f'{{"{name}": "..."}}' in describe_input(tool)
+    model = Script(
+        f'Action: forecast\nAction Input: {{"{name}": "Kunming"}}', "Final Answer: sunny"
+    )
+    assert CustomReActAgent(model.model, [tool]).invoke("Weather?")["output"] == "sunny"
+    assert asked == ["Kunming"]

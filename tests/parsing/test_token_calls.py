@@ -114,3 +114,27 @@ def test_a_reply_of_analysis_alone_keeps_its_text_without_the_tokens() -> None:
     assert strip_channels(text) == "Thinking, then cut off"
     text = "<|start|>assistant<|channel|>analysis<|message|>result<|end|>"
     assert strip_channels(text) == "result"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        (
+            '--path "a.py" --content "X = {\\"debug\\": True}"',
+            {"path": "a.py", "content": 'X = {"debug": True}'},
+        ),
+        ('--command "cp src/{a,b}.txt dst/"', {"command": "cp src/{a,b}.txt dst/"}),
+        ('--text "line one\nline two"', {"text": "line one\nline two"}),
+        ('--command "ls --all x" --n 2', {"command": "ls --all x", "n": "2"}),
+        ('"command": "grep --count 5 f"', {"command": "grep --count 5 f"}),  # JSON arguments
+        ('--recursive --path "src"', {"recursive": True, "path": "src"}),
+        ("--query 玫瑰 价格", {"query": "玫瑰 价格"}),
+        ('--data {"a": [1, 2]}', {"data": {"a": [1, 2]}}),
+        ('--path "C:\\temp\\x"', {"path": "C:\\temp\\x"}),
+        ('--note "ends in }}"', {"note": "ends in }}"}),
+    ],
+)
+def test_minimax_block_flags_keep_every_value_whole(arguments: str, expected: dict) -> None:
+    text = '[TOOL_CALL]\n{tool => "f", args => {' + arguments + "}}\n[/TOOL_CALL]"
+    step = parse_llm_response(text)
+    assert isinstance(step, Action) and (step.tool, step.tool_input) == ("f", expected)

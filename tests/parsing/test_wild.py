@@ -73,6 +73,9 @@ LEFT = {
     "into a broken closer, the text arguments missing), seen once: prose with no markers is an answer",
     "wild4/goose-7235": "the tool's description echoed under a clipped name, then an argument object "
     "with no tool name: prose with no markers is an answer",
+    "wild5/odysseus-4085": "a sentence naming the tool, then a bare object of its arguments: read "
+    "with the tools known it also turned drafts and reports of arguments into calls (a mail "
+    "drafted, not to be sent, was sent), so it stays an answer",
     "wild5/crewai-20-a": SENTENCE_FOR_NAME,
     "wild5/crewai-20-c": SENTENCE_FOR_NAME,
 }

@@ -1,0 +1,122 @@
+"""What a tool's schema says: each argument's JSON schema and the input the model writes.
+
+Read once per tool and kept with it (`tool_schema`): `argument_schemas` gives each argument's
+schema by the name the model writes (a pydantic field's alias, `field_aliases`; a nested model's
+or an enum's `$ref` resolved), `input_schema` the JSON schema of what the model writes (injected
+arguments left out), which a `jsonschema` validator checks; `json_types` reads the types a schema
+allows. The tool list (`prompt.py`), binding (`arguments.py`) and the checks (`argument_checks.py`)
+all read a tool's arguments here, so they agree on every name.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+from langchain_core.tools import BaseTool
+from langchain_core.utils.json_schema import dereference_refs
+from pydantic import AliasChoices
+
+
+@dataclass(frozen=True)
+class ToolSchema:
+    """What the checks read of one tool, made once: building a schema costs more than a step.
+
+    `args`: each argument's JSON schema, by name; `validator`: the check of what the model writes.
+    """
+
+    args: dict[str, Any]
+    validator: Draft202012Validator | None
+    hidden: frozenset[str] = frozenset()
+    """Parameters the loop fills and the model may not name (a `ToolRuntime`, injected ones)."""
+
+
+_SCHEMAS: dict[int, tuple[BaseTool, ToolSchema]] = {}
+_MAX_SCHEMAS = 1024
+
+
+def tool_schema(tool: BaseTool) -> ToolSchema:
+    """The tool's `ToolSchema`, made the first time it is asked for and kept with the tool."""
+    known = _SCHEMAS.get(id(tool))
+    if known is not None and known[0] is tool:
+        return known[1]
+    schema = input_schema(tool)
+    try:
+        validator = None if not schema else Draft202012Validator(schema)
+    except SchemaError:  # a schema the checker cannot read is not held against the model
+        validator = None
+    fields = getattr(tool.args_schema, "model_fields", None) or {}
+    made = ToolSchema(argument_schemas(tool), validator, frozenset(fields) - set(tool.args))
+    if len(_SCHEMAS) >= _MAX_SCHEMAS:
+        _SCHEMAS.clear()
+    _SCHEMAS[id(tool)] = (tool, made)
+    return made
+
+
+def argument_schemas(tool: BaseTool) -> dict[str, dict[str, Any]]:
+    """Each argument's JSON schema, by name, as the tool list shows it and the checks hold it.
+
+    A nested model or an enum is a `$ref` to the schema's `$defs`: it is resolved here, so the
+    model reads `addr (object)` with its fields and `color (one of "red", "blue")`, not a text.
+    """
+    aliases = field_aliases(tool)
+    arguments = {aliases.get(name, name): value for name, value in tool.args.items()}
+    if "$ref" not in json.dumps(arguments):
+        return arguments
+    schema = tool.args_schema
+    full = schema if isinstance(schema, dict) else getattr(schema, "model_json_schema", dict)()
+    return {name: dereference_refs(value, full_schema=full) for name, value in arguments.items()}
+
+
+def field_aliases(tool: BaseTool) -> dict[str, str]:
+    """The arguments the tool's pydantic model reads by another name (`Field(alias="city")`).
+
+    LangChain lists them by field name (`tool.args`), and the tool then refuses that name: the
+    model is told, and writes, the alias the model validates (of `AliasChoices`, the first
+    name). A model that validates by name only (`validate_by_alias=False`) has none.
+    """
+    schema = tool.args_schema
+    if (getattr(schema, "model_config", None) or {}).get("validate_by_alias") is False:
+        return {}
+    fields = getattr(schema, "model_fields", None) or {}
+    named = {
+        name: _alias_name(field.validation_alias or field.alias) for name, field in fields.items()
+    }
+    return {name: alias for name, alias in named.items() if alias}
+
+
+def _alias_name(alias: Any) -> str:
+    """An alias as the name the model writes: a text, or the first text of `AliasChoices`."""
+    choices = alias.choices if isinstance(alias, AliasChoices) else [alias]
+    return next((choice for choice in choices if isinstance(choice, str)), "")
+
+
+def input_schema(tool: BaseTool) -> dict[str, Any] | None:
+    """The JSON schema of the arguments the model writes (injected ones left out), if any."""
+    if tool.args_schema is None:
+        return None
+    schema = tool.tool_call_schema
+    if isinstance(schema, dict):
+        return schema
+    made: dict[str, Any] | None = getattr(schema, "model_json_schema", lambda: None)()
+    if made is None:
+        return None
+    if aliases := field_aliases(tool):  # named as the tool validates them
+        made = {
+            **made,
+            "properties": {aliases.get(k, k): v for k, v in made.get("properties", {}).items()},
+            "required": [aliases.get(name, name) for name in made.get("required", [])],
+        }
+    return made
+
+
+def json_types(schema: dict[str, Any]) -> list[str]:
+    """The JSON types a schema allows, besides null (`anyOf` members too)."""
+    kinds = schema.get("type", [])
+    found = [kinds] if isinstance(kinds, str) else list(kinds)
+    for member in schema.get("anyOf", []) or schema.get("oneOf", []):
+        found += json_types(member) if isinstance(member, dict) else []
+    return [kind for kind in dict.fromkeys(found) if kind != "null"]
