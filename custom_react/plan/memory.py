@@ -129,6 +129,7 @@ def paused_state(run: PlanRun, plan: Plan, done: int) -> dict[str, Any]:
         "kind": PLAN_STATE,
         "question": run.question,
         "chat_history": messages_to_dict(run.chat_history),
+        "asked": messages_to_dict([run.asked] if run.asked else []),  # the question's message
         "messages": messages_to_dict(run.messages),
         "past_steps": [list(pair) for pair in run.past_steps],
         "intermediate_steps": [
@@ -178,6 +179,10 @@ def read_paused(
     ):
         raise ValueError("The plan state's 'done' and 'depends_on' do not fit its 'plan'.")
     run = PlanRun(state["question"], messages_from_dict(state["chat_history"]))
+    asked = messages_from_dict(
+        state.get("asked") or []
+    )  # none in a state paused before it was kept
+    run.asked = asked[0] if asked and isinstance(asked[0], HumanMessage) else None
     run.messages = messages_from_dict(state["messages"])
     run.past_steps = [(step, text) for step, text in state["past_steps"]]
     run.intermediate_steps = [

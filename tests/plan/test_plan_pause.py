@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import pytest
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.tools import tool
 
 from custom_react import CustomReActAgent
@@ -149,3 +149,16 @@ def with_tools(script: Script, tools: list[Any], key: str | None = None) -> Plan
         script.model, tools, approval="interrupt", max_iterations=4, state_key=key
     )
     return PlanAndExecuteAgent(script.model, executor, replan="on_failure")
+
+
+def test_a_resumed_run_gives_back_the_question_as_it_came_in() -> None:
+    # As a LangGraph node, a result's messages are merged by id: the question must keep its own.
+    ran: list[str] = []
+    asked = HumanMessage(QUESTION, id="q-1", name="alice")
+    paused = agent(Script(PLAN, DEPLOY), ran).invoke({"messages": [asked]})
+    state = json.loads(json.dumps(paused["state"]))
+    second = Script("Final Answer: deployed to prod", "Final Answer: The release is deployed.")
+    done = agent(second, ran).invoke({"resume": state, "decision": {"approve": True}})
+    assert ran == ["prod"] and done["output"] == "The release is deployed."
+    questions = [m for m in done["messages"] if m.type == "human" and m.text == QUESTION]
+    assert [(m.id, m.name) for m in questions] == [("q-1", "alice")]
