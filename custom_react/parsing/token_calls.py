@@ -89,9 +89,12 @@ _NAME_LINE = re.compile(
 _FLAG_CALL = re.compile(
     r"\[TOOL_CALL\]\s*+\{\s*+tool\s*+=>\s*+\"(?P<name>[A-Za-z_][\w.-]*+)\"\s*+,\s*+args\s*+=>\s*+"
 )
-_FLAG_NAME = re.compile(r"(?<!\S)--(?P<key>[A-Za-z_][\w-]*+)")
-_QUOTED_VALUE = re.compile(r'[ \t]*+"(?:[^"\\]++|\\.)*+"(?=\s|\Z)', re.DOTALL)
-_BLOCK_CLOSERS = re.compile(r"\}\s*+\}?+\s*+\Z")
+_FLAG = re.compile(r"\s*+--(?P<key>[A-Za-z_][\w-]*+)")
+_QUOTED_VALUE = re.compile(r'[ \t]*+"(?:[^"\\]++|\\.)*+"', re.DOTALL)
+_BARE_VALUE = re.compile(
+    r"[ \t]*+(?P<value>[^\n}]*?)[ \t]*+(?=(?<=[ \t])--[A-Za-z_]|[ \t]+--[A-Za-z_]|[\n}]|\Z)"
+)
+_SPACES = re.compile(r"[ \t]*+")
 _FORMS += [_GEMMA_CALL, _NAME_LINE, _BARE_CALL, _FLAG_CALL]
 # Gemma 4 quotes each string with `<|"|>`, FunctionGemma with `<escape>`; a lone one opens a string.
 _QUOTE_TOKENS = ('<|"|>', "<escape>")
@@ -191,27 +194,34 @@ def _bare_object(text: str, start: int) -> tuple[list[str], int]:
 def _flag_arguments(text: str, start: int) -> dict[str, Any]:
     """The arguments of MiniMax's block: `{--path "a.md" --depth 2}` -> `{"path": "a.md", ...}`.
 
-    A quoted value is a JSON string (newlines, braces and `--` inside it are its own); a bare one
-    runs to the next flag (a JSON object or array read as JSON; nothing at all: true). JSON
-    arguments (`{"path": "a.md"}`) are read as JSON. The block ends at `[/TOOL_CALL]`.
+    Flag by flag, from the block's `{`: a quoted value is a JSON string (newlines, braces and `--`
+    inside it are its own), a JSON object or array is read as JSON, a bare value runs to the next
+    flag, the line's end or a `}` (nothing at all: true). The first text that is no flag ends the
+    arguments, so nothing after the block is read. JSON arguments (`{"path": "a.md"}`) are JSON.
     """
     if re.match(r'\{\s*+"', text[start : start + 200]):
         value, _ = read_json_value(text, start)
         return value if isinstance(value, dict) else {}
-    end = text.find("[/TOOL_CALL]", start)
-    written = text[start : end if end >= 0 else len(text)].strip().removeprefix("{")
-    block = _BLOCK_CLOSERS.sub("", written)  # the arguments' `}` and the block's
     arguments: dict[str, Any] = {}
-    at = 0
-    while (flag := _FLAG_NAME.search(block, at)) is not None:
-        if quoted := _QUOTED_VALUE.match(block, flag.end()):
-            arguments[flag["key"]] = _quoted(quoted.group().strip())
-            at = quoted.end()
-            continue
-        following = _FLAG_NAME.search(block, flag.end())
-        at = following.start() if following else len(block)
-        arguments[flag["key"]] = _bare(block[flag.end() : at].strip())
+    at = start + 1 if text.startswith("{", start) else start
+    while (flag := _FLAG.match(text, at)) is not None:
+        arguments[flag["key"]], at = _flag_value(text, flag.end())
     return arguments
+
+
+def _flag_value(text: str, start: int) -> tuple[Any, int]:
+    """The value of the flag that ends at `start`, and where it ends."""
+    if quoted := _QUOTED_VALUE.match(text, start):
+        return _quoted(quoted.group().strip()), quoted.end()
+    spaces = _SPACES.match(text, start)
+    opening = spaces.end() if spaces else start
+    if text.startswith(("{", "["), opening):
+        value, end = read_json_value(text, opening)
+        if value is not None:
+            return value, end
+    bare = _BARE_VALUE.match(text, start)
+    assert bare is not None  # it matches the empty text too
+    return bare["value"] or True, bare.end()
 
 
 def _quoted(written: str) -> str:

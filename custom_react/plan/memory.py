@@ -178,12 +178,10 @@ def read_paused(
         state["plan"]
     ):
         raise ValueError("The plan state's 'done' and 'depends_on' do not fit its 'plan'.")
-    run = PlanRun(state["question"], messages_from_dict(state["chat_history"]))
-    asked = messages_from_dict(
-        state.get("asked") or []
-    )  # none in a state paused before it was kept
+    run = PlanRun(state["question"], _messages(state, "chat_history"))
+    asked = _messages(state, "asked")  # none in a state paused before it was kept
     run.asked = asked[0] if asked and isinstance(asked[0], HumanMessage) else None
-    run.messages = messages_from_dict(state["messages"])
+    run.messages = _messages(state, "messages")
     run.past_steps = [(step, text) for step, text in state["past_steps"]]
     run.intermediate_steps = [
         (AgentAction(tool, tool_input, log), observation)
@@ -193,3 +191,17 @@ def read_paused(
     needs = tuple(tuple(step) for step in state["depends_on"])
     plan = Plan(tuple(state["plan"]), depends_on=needs)
     return run, plan, state["done"], state["executor"]
+
+
+def _messages(state: dict[str, Any], name: str) -> list[BaseMessage]:
+    """The messages a paused state keeps under `name` (none if absent), read back.
+
+    Raises:
+        ValueError: They are not messages as `messages_to_dict` writes them (named).
+    """
+    try:
+        return messages_from_dict(state.get(name) or [])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise ValueError(
+            f"The plan state's {name!r} must be messages as the run stored them."
+        ) from None

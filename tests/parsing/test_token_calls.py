@@ -138,3 +138,26 @@ def test_minimax_block_flags_keep_every_value_whole(arguments: str, expected: di
     text = '[TOOL_CALL]\n{tool => "f", args => {' + arguments + "}}\n[/TOOL_CALL]"
     step = parse_llm_response(text)
     assert isinstance(step, Action) and (step.tool, step.tool_input) == ("f", expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('[TOOL_CALL]\n{tool => "f", args => {--query "rose"}}\nThen done.', {"query": "rose"}),
+        ('[TOOL_CALL]{tool => "f", args => {--n 2}}\nI will wait for it.', {"n": "2"}),
+        (
+            '[TOOL_CALL]{tool => "f", args => {--q "a"}}\n[TOOL_CALL]{tool => "g", args => {--r "b"}}',
+            {"q": "a"},
+        ),
+        (
+            '[TOOL_CALL]{tool => "f", args => {--q "see [/TOOL_CALL] here"}}[/TOOL_CALL]',
+            {"q": "see [/TOOL_CALL] here"},
+        ),
+        ('[TOOL_CALL]{tool => "f", args => {--q "rose"}}\n</TOOL_CALL>', {"q": "rose"}),
+    ],
+)
+def test_a_minimax_block_without_its_closing_tag_reads_nothing_after_it(
+    text: str, expected: dict
+) -> None:
+    step = parse_llm_response(text)
+    assert isinstance(step, Action) and (step.tool, step.tool_input) == ("f", expected)

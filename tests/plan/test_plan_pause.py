@@ -88,6 +88,9 @@ def test_a_rejected_step_is_a_past_step_and_the_tool_never_runs() -> None:
         (lambda s: {**s, "question": 123}, "'question'"),
         (lambda s: {**s, "kind": "react"}, "Not a paused plan-and-execute run"),
         (lambda s: {**s, "executor": {**s["executor"], "question": 7}}, "'question'"),
+        (lambda s: {**s, "asked": "hi"}, "'asked'"),
+        (lambda s: {**s, "asked": [{"bad": 1}]}, "'asked'"),
+        (lambda s: {**s, "messages": [{"bad": 1}]}, "'messages'"),
     ],
 )
 def test_a_bad_plan_state_is_refused_before_anything_runs(change: Any, message: str) -> None:
