@@ -144,6 +144,22 @@ def paused_state(run: PlanRun, plan: Plan, done: int) -> dict[str, Any]:
     }
 
 
+_STATE_FIELDS: dict[str, Any] = {
+    "question": str,
+    "chat_history": list[dict[str, Any]],
+    "messages": list[dict[str, Any]],
+    "past_steps": list[tuple[str, str]],
+    "intermediate_steps": list[tuple[str, str | dict[str, Any], str, str]],
+    "usage": dict[str, Any],
+    "plan": list[str],
+    "depends_on": list[list[int]],
+    "done": int,
+    "executor": dict[str, Any],
+}
+"""The fields of a paused plan state, with the shape each must have (`asked` is read apart: older
+states lack it)."""
+
+
 def read_paused(
     state: Any, key: str | bytes | None = None
 ) -> tuple[PlanRun, Plan, int, dict[str, Any]]:
@@ -157,19 +173,7 @@ def read_paused(
         raise ValueError("Not a paused plan-and-execute run: resume with the `state` it returned.")
     if key is not None:
         check_signature(state, key)
-    shapes: dict[str, Any] = {
-        "question": str,
-        "chat_history": list[dict[str, Any]],
-        "messages": list[dict[str, Any]],
-        "past_steps": list[tuple[str, str]],
-        "intermediate_steps": list[tuple[str, str | dict[str, Any], str, str]],
-        "usage": dict[str, Any],
-        "plan": list[str],
-        "depends_on": list[list[int]],
-        "done": int,
-        "executor": dict[str, Any],
-    }
-    for name, shape in shapes.items():
+    for name, shape in _STATE_FIELDS.items():
         try:
             adapter(shape).validate_python(state.get(name), strict=False)
         except ValidationError:
