@@ -66,6 +66,15 @@ READ = "Let me read it first.\n\n<read_file>\n<path>ReadMe.md</path>\n</read_fil
             "我先列出文件。\n<list_files></list_files>",
             ProseCall("list_files", {}, "我先列出文件。"),
         ),
+        (  # Cline's own parameters, which its prompt adds to a call, are not the tool's
+            "<run_command>\n<command>ls</command>\n<requires_approval>false</requires_approval>\n"
+            "<task_progress>\n- [x] look\n- [ ] list\n</task_progress>\n</run_command>",
+            ProseCall("run_command", {"command": "ls"}, ""),
+        ),
+        (
+            "<list_files><task_progress>- [ ] a</task_progress></list_files>",
+            ProseCall("list_files", {}, ""),
+        ),
     ],
 )
 def test_a_tag_call_of_a_known_tool_that_ends_the_reply_is_read(text: str, call: ProseCall) -> None:
@@ -89,6 +98,7 @@ def test_a_tag_call_of_a_known_tool_that_ends_the_reply_is_read(text: str, call:
         "<read_file><mode>fast</mode></read_file>",  # no argument of the tool
         "<read_file><path>a.md</read_file>",  # an argument never closed
         "<list_files>all of them</list_files>",  # text for a tool without arguments
+        "<read_file><path>a.md</path><task_progress>- [ ] a</read_file>",  # never closed
         'Use read_file:\n{"path": "a.md"}',  # JSON: no tag call
         '{"name": "list_files"}',
     ],
