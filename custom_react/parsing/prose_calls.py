@@ -64,42 +64,25 @@ def _tag_arguments(body: str, names: Collection[str]) -> dict[str, str] | None:
     Cline's own parameters (`task_progress`, `requires_approval`), which Cline's prompt adds to a
     call, are left out unless the tool has an argument of that name.
     """
-    kept = _without_agent_parameters(body, names)
-    if kept is None:
-        return None
-    body = kept
     args: dict[str, str] = {}
     rest: list[str] = []  # what is not an argument: only wrapper tags and spaces may be
     at = 0
     for tag in _OPEN_TAG.finditer(body):
-        if tag.start() < at or tag.group(1) not in names:
-            continue  # inside an argument already read, or a wrapper: its content is looked at
-        end = body.find(f"</{tag.group(1)}>", tag.end())
+        name = tag.group(1)
+        if tag.start() < at or (name not in names and name not in _AGENT_PARAMETERS):
+            continue  # inside a tag already read, or a wrapper: its content is looked at
+        end = body.find(f"</{name}>", tag.end())
         if end < 0:
             return None
         rest.append(body[at : tag.start()])
-        args[tag.group(1)] = body[tag.end() : end].strip()
-        at = end + len(tag.group(1)) + 3
+        if name in names:
+            args[name] = body[tag.end() : end].strip()
+        at = end + len(name) + 3
     rest.append(body[at:])
     if _ANY_TAG.sub("", "".join(rest)).strip():
         return None
-    return args if args or (not names and not body.strip()) else None
+    return args if args or (not names and not "".join(rest).strip()) else None
 
 
 _AGENT_PARAMETERS = ("task_progress", "requires_approval")
 """Parameters Cline's prompt adds to every call (or to its commands), not the tool's own."""
-
-
-def _without_agent_parameters(body: str, names: Collection[str]) -> str | None:
-    """`body` without Cline's own parameter tags; None when one of them is never closed."""
-    left_out = [name for name in _AGENT_PARAMETERS if name not in names]
-    opening = re.compile("<(" + "|".join(left_out) + ")>")
-    kept: list[str] = []
-    at = 0
-    while left_out and (tag := opening.search(body, at)) is not None:
-        end = body.find(f"</{tag.group(1)}>", tag.end())
-        if end < 0:
-            return None
-        kept.append(body[at : tag.start()])
-        at = end + len(tag.group(1)) + 3
-    return "".join([*kept, body[at:]])
