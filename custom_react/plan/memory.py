@@ -20,7 +20,6 @@ from langchain_core.messages import (
     BaseMessage,
     HumanMessage,
     SystemMessage,
-    messages_from_dict,
     messages_to_dict,
 )
 from langchain_core.messages.ai import UsageMetadata, add_usage
@@ -28,7 +27,7 @@ from pydantic import ValidationError
 
 from custom_react.events import AgentResult, StopReason
 from custom_react.memory import BaseRun
-from custom_react.pausing.state import check_signature, sign_state
+from custom_react.pausing.state import check_signature, read_messages, sign_state
 from custom_react.pausing.typed_json import adapter
 from custom_react.plan.events import FinalResponse, PlanResult
 from custom_react.plan.schema import Plan
@@ -182,10 +181,12 @@ def read_paused(
         state["plan"]
     ):
         raise ValueError("The plan state's 'done' and 'depends_on' do not fit its 'plan'.")
-    run = PlanRun(state["question"], _messages(state, "chat_history"))
-    asked = _messages(state, "asked")  # none in a state paused before it was kept
+    run = PlanRun(state["question"], read_messages(state.get("chat_history") or [], "chat_history"))
+    asked = read_messages(
+        state.get("asked") or [], "asked"
+    )  # none in a state paused before it was kept
     run.asked = asked[0] if asked and isinstance(asked[0], HumanMessage) else None
-    run.messages = _messages(state, "messages")
+    run.messages = read_messages(state.get("messages") or [], "messages")
     run.past_steps = [(step, text) for step, text in state["past_steps"]]
     run.intermediate_steps = [
         (AgentAction(tool, tool_input, log), observation)
@@ -195,17 +196,3 @@ def read_paused(
     needs = tuple(tuple(step) for step in state["depends_on"])
     plan = Plan(tuple(state["plan"]), depends_on=needs)
     return run, plan, state["done"], state["executor"]
-
-
-def _messages(state: dict[str, Any], name: str) -> list[BaseMessage]:
-    """The messages a paused state keeps under `name` (none if absent), read back.
-
-    Raises:
-        ValueError: They are not messages as `messages_to_dict` writes them (named).
-    """
-    try:
-        return messages_from_dict(state.get(name) or [])
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise ValueError(
-            f"The plan state's {name!r} must be messages as the run stored them."
-        ) from None
