@@ -129,9 +129,21 @@ def bind_arguments(
     """
     if tool is None:
         return {"input": tool_input}, tool_input
-    args = coerce_arguments(tool, tool_arguments(tool, tool_input))
+    args = coerce_arguments(tool, shown_names(tool, tool_arguments(tool, tool_input)))
     positional = isinstance(tool_input, dict) and POSITIONAL_ARGS in tool_input
     return args, args if positional else tool_input
+
+
+def shown_names(tool: BaseTool, args: dict[str, Any]) -> dict[str, Any]:
+    """`args` with each argument the tool also reads by another name under the name shown.
+
+    `{"town": "Paris"}` for a field read as `AliasChoices("city", "town")` is `{"city": "Paris"}`,
+    as the tool list shows it, the checks hold it and the step records it. A name given both ways
+    is left as written (the checks name the one too many).
+    """
+    also_named = tool_schema(tool).also_named
+    renamed = {also_named.get(name, name): value for name, value in args.items()}
+    return renamed if len(renamed) == len(args) else args
 
 
 def coerce_arguments(tool: BaseTool, args: dict[str, Any]) -> dict[str, Any]:

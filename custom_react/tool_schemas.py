@@ -3,15 +3,16 @@
 Read once per tool and kept with it (`tool_schema`): `argument_schemas` gives each argument's
 schema by the name the model writes (a pydantic field's alias, `field_aliases`; a nested model's
 or an enum's `$ref` resolved), `input_schema` the JSON schema of what the model writes (injected
-arguments left out), which a `jsonschema` validator checks; `json_types` reads the types a schema
-allows. The tool list (`prompt.py`), binding (`arguments.py`) and the checks (`argument_checks.py`)
+arguments left out), which a `jsonschema` validator checks; `other_names` the other names the
+tool reads an argument by, which binding turns into the one shown; `json_types` reads the types a
+schema allows. The tool list (`prompt.py`), binding (`arguments.py`) and the checks (`argument_checks.py`)
 all read a tool's arguments here, so they agree on every name.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -32,6 +33,8 @@ class ToolSchema:
     validator: Draft202012Validator | None
     hidden: frozenset[str] = frozenset()
     """Parameters the loop fills and the model may not name (a `ToolRuntime`, injected ones)."""
+    also_named: dict[str, str] = field(default_factory=dict)
+    """Other names the tool's model reads an argument by, each with the name shown (`other_names`)."""
 
 
 _SCHEMAS: dict[int, tuple[BaseTool, ToolSchema]] = {}
@@ -49,7 +52,8 @@ def tool_schema(tool: BaseTool) -> ToolSchema:
     except SchemaError:  # a schema the checker cannot read is not held against the model
         validator = None
     fields = getattr(tool.args_schema, "model_fields", None) or {}
-    made = ToolSchema(argument_schemas(tool), validator, frozenset(fields) - set(tool.args))
+    hidden = frozenset(fields) - set(tool.args)
+    made = ToolSchema(argument_schemas(tool), validator, hidden, other_names(tool))
     if len(_SCHEMAS) >= _MAX_SCHEMAS:
         _SCHEMAS.clear()
     _SCHEMAS[id(tool)] = (tool, made)
@@ -86,6 +90,29 @@ def field_aliases(tool: BaseTool) -> dict[str, str]:
         name: _alias_name(field.validation_alias or field.alias) for name, field in fields.items()
     }
     return {name: alias for name, alias in named.items() if alias}
+
+
+def other_names(tool: BaseTool) -> dict[str, str]:
+    """The names besides the one shown that the tool's pydantic model reads an argument by.
+
+    Each maps to the name shown (`field_aliases`): the later names of `AliasChoices`, and the
+    field's own name when the model validates by name too (`populate_by_name`,
+    `validate_by_name`). A model that writes one of them means that argument.
+    """
+    schema = tool.args_schema
+    config = getattr(schema, "model_config", None) or {}
+    by_name = config.get("populate_by_name") or config.get("validate_by_name")
+    fields = getattr(schema, "model_fields", None) or {}
+    shown = field_aliases(tool)
+    found: dict[str, str] = {}
+    for name, alias in shown.items():
+        if name not in tool.args:
+            continue  # a parameter the loop fills (`hidden`): never the model's to name
+        choices = getattr(fields[name].validation_alias, "choices", [])
+        found |= {choice: alias for choice in choices if isinstance(choice, str)}
+        if by_name:
+            found[name] = alias
+    return {other: alias for other, alias in found.items() if other != alias}
 
 
 def _alias_name(alias: Any) -> str:

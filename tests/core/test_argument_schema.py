@@ -9,6 +9,7 @@ and stream; the tool list shows typed examples and one line per argument.
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -466,3 +467,56 @@ def test_an_argument_is_shown_and_checked_by_a_name_the_tool_validates(
     )
     assert CustomReActAgent(model.model, [tool]).invoke("Weather?")["output"] == "sunny"
     assert asked == ["Kunming"]
+
+
+class ForecastByBoth(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+    city_name: str = Field(alias="city")
+    days: int = 1
+
+
+@pytest.mark.parametrize("step_format", ["text", "json"])
+@pytest.mark.parametrize(
+    ("schema", "written"), [(ForecastByChoice, "town"), (ForecastByBoth, "city_name")]
+)
+def test_an_argument_written_by_another_name_the_tool_reads_runs_under_the_name_shown(
+    schema: type[BaseModel], written: str, step_format: str
+) -> None:
+    # The later names of `AliasChoices`, and a field's own name with `populate_by_name`: the tool
+    # accepts them, so the agent does not refuse them; the step records the name shown.
+    asked: list[tuple[str, int]] = []
+
+    def forecast(city_name: str, days: int = 1) -> str:
+        """Forecast the weather."""
+        asked.append((city_name, days))
+        return "sunny"
+
+    tool = StructuredTool.from_function(forecast, args_schema=schema)
+    call = {"action": "forecast", "action_input": {written: "Kunming", "days": 2}}
+    step = {
+        "text": f"Action: forecast\nAction Input: {json.dumps(call['action_input'])}",
+        "json": json.dumps({"thought": "t", **call}),
+    }[step_format]
+    answer = '{"final_answer": "sunny"}' if step_format == "json" else "Final Answer: sunny"
+    agent = CustomReActAgent(Script(step, answer).model, [tool], format=step_format)
+    result = agent.invoke("Weather in Kunming?")
+    assert asked == [("Kunming", 2)]
+    ((_, observation),) = result["intermediate_steps"]
+    assert observation == "sunny"
+    assert result["messages"][-3].tool_calls[0]["args"] == {"city": "Kunming", "days": 2}
+
+
+def test_a_name_given_both_ways_is_not_guessed_between() -> None:
+    # {"city": ..., "town": ...}: two values for one argument; the checks name the extra one.
+    asked: list[str] = []
+
+    def forecast(city_name: str, days: int = 1) -> str:
+        """Forecast the weather."""
+        asked.append(city_name)
+        return "sunny"
+
+    tool = StructuredTool.from_function(forecast, args_schema=ForecastByChoice)
+    step = 'Action: forecast\nAction Input: {"city": "Kunming", "town": "Dali"}'
+    result = CustomReActAgent(Script(step, "Final Answer: -").model, [tool]).invoke("Weather?")
+    ((_, observation),) = result["intermediate_steps"]
+    assert asked == [] and "town" in observation
