@@ -171,10 +171,8 @@ class CustomReActAgent(StepRunnable):
                 AnswerRejected(verdict.output, verdict.problems, run.iterations, step.log)
             )
             return None
-        output = verdict.output
-        yield run.record(FinalAnswerEvent(output, step.thought, run.iterations, step.log))
-        problems = verdict.problems  # retries ran out: returned, with what still fails
-        return Ending(output, "final_answer", structured=verdict.structured, checks_failed=problems)
+        yield run.record(FinalAnswerEvent(verdict.output, step.thought, run.iterations, step.log))
+        return Ending.answered(verdict, "final_answer")  # retries ran out: with what still fails
 
     def _think(
         self, run: RunMemory, model: ModelCaller, note: str = "", unfinished: str = ""
@@ -218,16 +216,19 @@ class CustomReActAgent(StepRunnable):
         """End the run at a limit: a message naming it, or the model's answer from one more call."""
         stopped = self.settings.stop_message(limit)  # the limit, named, in the run's language
         ending = Ending(stopped, limit, error=stopped)
+        reached_at = run.iterations
         if self.settings.early_stopping_method == "generate":
             with suppress(ParseError, ModelFailure):
+                run.iterations += 1  # one more model call, for the answer only
                 nudge = self.format.nudge(self.language)
                 step = self._parse((yield from self._think(run, model, nudge)))
                 # An answer is held to the schema and the checks too; no retry can follow it.
                 verdict = self.answers.last_answer(step, run.steps, run.question, run.chat_history)
-                if verdict is not None:
-                    found = {"structured": verdict.structured, "checks_failed": verdict.problems}
-                    ending = Ending(verdict.output, limit, **found)
-        yield LimitReached(limit, run.iterations, answer_generated=not ending.error)
+                if isinstance(step, FinalAnswer) and verdict is not None:
+                    event = FinalAnswerEvent(verdict.output, step.thought, run.iterations, step.log)
+                    yield run.record(event)  # the run's messages end on it, as on any answer
+                    ending = Ending.answered(verdict, limit)
+        yield LimitReached(limit, reached_at, answer_generated=not ending.error)
         return ending
 
     def _resume(self, run: RunMemory, config: RunnableConfig) -> Loop[Ending | None]:

@@ -25,6 +25,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.messages.ai import UsageMetadata, add_usage
 from langchain_core.runnables import RunnableConfig
 
+from custom_react.answering.rules import Verdict
 from custom_react.events import AgentResult, StopReason
 from custom_react.pausing.approval import Decision
 from custom_react.pausing.state import resume_run, run_state
@@ -76,6 +77,12 @@ class Ending:
     structured: Any = None
     """The validated answer, with `response_format`."""
     checks_failed: list[str] = field(default_factory=list)
+
+    @classmethod
+    def answered(cls, verdict: Verdict, stop_reason: StopReason) -> Ending:
+        """The ending with the answer as its review returned it (and what its checks still find)."""
+        found = {"structured": verdict.structured, "checks_failed": verdict.problems}
+        return cls(verdict.output, stop_reason, **found)
 
 
 @dataclass

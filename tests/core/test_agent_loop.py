@@ -382,9 +382,33 @@ def test_max_iterations_generate_asks_once_more(script, tools):
     )
     agent = CustomReActAgent(model.model, tools, max_iterations=1, early_stopping_method="generate")
     events, result = run(agent)
-    assert events[-2:] == [("limit_reached", "max_iterations", 1), ("result", "max_iterations", 1)]
+    # The answer is recorded as any answer is; the limit came at 1 call, the run made 2.
+    assert events[-3:] == [
+        ("final_answer", "It is 2."),
+        ("limit_reached", "max_iterations", 1),
+        ("result", "max_iterations", 2),
+    ]
     assert result["output"] == "It is 2."
     model.assert_consumed()
+
+
+def test_an_answer_generated_at_a_limit_ends_the_messages_with_its_reply(script, tools):
+    # `messages[-1]` is how LangChain reads an agent's answer: the generated one, with the id
+    # and the token usage of the reply that wrote it, so the usage on the messages adds up.
+    usage = {"input_tokens": 10, "output_tokens": 1, "total_tokens": 11}
+    model = script(
+        AIMessage("Action: calculator\nAction Input: 1 + 1", id="r1", usage_metadata=usage),
+        AIMessage("Final Answer: It is 2.", id="r2", usage_metadata=usage),
+    )
+    agent = CustomReActAgent(model.model, tools, max_iterations=1, early_stopping_method="generate")
+    result = agent.invoke("question")
+    last = result["messages"][-1]
+    assert (last.type, last.text, last.id) == ("ai", "It is 2.", "r2")
+    on_messages = sum(
+        m.usage_metadata["total_tokens"] for m in result["messages"] if m.type == "ai"
+    )
+    assert on_messages == result["usage"]["total_tokens"] == 22
+    assert result["iterations"] == 2 and result["stop_reason"] == "max_iterations"
 
 
 def test_generate_prompt_tells_the_model_to_answer(script, tools):
