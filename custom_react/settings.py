@@ -198,7 +198,8 @@ class AgentSettings:
                 "response_format and final_answer_checks cannot check: drop one or the other."
             )
         schema = None if self.response_format is None else AnswerSchema(self.response_format)
-        return AnswerRules(schema, self.final_answer_checks, self.max_answer_retries, self.language)
+        checks, retries = self.final_answer_checks, self.max_answer_retries
+        return AnswerRules(schema, checks, retries, self.language, self.instructions)
 
     def tool_options(self) -> ToolOptions:
         """The options the toolbox reads: approval, budgets, time limits, the output limit."""

@@ -40,7 +40,8 @@ class RunSteps(list[Step]):
         self.question = question
         self.language = language
         self.history = list(history)
-        """The texts of the turns before the question (a thread's questions and answers)."""
+        """The texts the model read before the question: the agent's system prompt, the
+        conversation's turns (a thread's questions and answers, the input's system message)."""
 
 
 Check = Callable[[str, RunSteps], str | None]
@@ -72,8 +73,8 @@ def review(checks: Sequence[Check], answer: str, steps: RunSteps) -> list[str]:
 def grounded_numbers(answer: str, steps: RunSteps) -> str | None:
     """Reject an answer with a number that neither the question nor any Observation holds.
 
-    The conversation before the question (a thread's earlier questions and answers) counts as
-    shown, and so does a number written with a decimal comma read either way (`12,5` is 12.5).
+    The agent's system prompt and the conversation before the question (a thread's earlier
+    questions and answers) count as shown, and so does a number written with a decimal comma read either way (`12,5` is 12.5).
     """
     shown = [*steps.history, steps.question]
     shown += [step.observation for step in steps if isinstance(step, ToolStep)]

@@ -49,11 +49,14 @@ class AnswerRules:
         checks: Sequence[Check],
         max_retries: int,
         language: str = "en",
+        instructions: str = "",
     ) -> None:
         self.schema = schema
         self.checks = list(checks)
         self.max_retries = max_retries
         self.language = language
+        self.instructions = instructions
+        """The agent's own system prompt: shown to the model before the question, as history is."""
 
     @property
     def as_written(self) -> bool:
@@ -80,7 +83,7 @@ class AnswerRules:
                 structured, output = self.schema.read(answer.output, self.language)
             except AnswerInvalid as error:
                 return Verdict(answer.output, invalid=str(error))
-        earlier = [message.text for message in history]
+        earlier = [self.instructions, *(message.text for message in history)]
         steps = RunSteps(run_steps, question, self.language, earlier)
         problems = review(self.checks, output, steps)
         sent_back = bool(problems) and rejections < self.max_retries

@@ -255,3 +255,19 @@ def test_numbers_of_the_conversation_before_the_question_are_grounded(script, to
     )
     result = again.invoke("How many dollars would 400 euros be?", thread)
     assert result["output"].endswith("432 dollars.") and result["checks_failed"] == []
+
+
+@pytest.mark.parametrize("given", ["system_prompt", "input system message"])
+def test_a_number_in_what_the_model_read_before_the_question_is_grounded(script, given):
+    # The agent's own `system_prompt` is shown to the model as the input's system message is:
+    # a number in either is no made-up number. (The CLI's `--system` is the agent's.)
+    fact = "The shop closes at 18:30."
+    model = script("Final Answer: It closes at 18:30.")
+    own = fact if given == "system_prompt" else ""
+    agent = CustomReActAgent(
+        model.model, [], system_prompt=own, final_answer_checks=[grounded_numbers]
+    )
+    asked = "When does the shop close?"
+    result = agent.invoke(asked if own else [("system", fact), ("user", asked)])
+    assert (result["output"], result["checks_failed"]) == ("It closes at 18:30.", [])
+    assert len(model.prompts) == 1  # not sent back
