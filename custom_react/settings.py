@@ -198,8 +198,10 @@ class AgentSettings:
                 "response_format and final_answer_checks cannot check: drop one or the other."
             )
         schema = None if self.response_format is None else AnswerSchema(self.response_format)
-        checks, retries = self.final_answer_checks, self.max_answer_retries
-        return AnswerRules(schema, checks, retries, self.language, self.instructions)
+        checks = self.final_answer_checks
+        return AnswerRules(
+            schema, checks, self.max_answer_retries, self.language, self.instructions
+        )
 
     def tool_options(self) -> ToolOptions:
         """The options the toolbox reads: approval, budgets, time limits, the output limit."""
