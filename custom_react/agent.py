@@ -46,12 +46,13 @@ from custom_react.events import (
     ActionEvent,
     ApprovalDecided,
     ApprovalRequested,
+    Ending,
     LimitReached,
     ObservationEvent,
     RunFinished,
     StopReason,
 )
-from custom_react.memory import Ending, RunMemory, open_run
+from custom_react.memory import RunMemory, open_run
 from custom_react.parser import FinalAnswer, ParseError, parse_step
 from custom_react.pausing.approval import ApprovalPause
 from custom_react.running.calls import Loop
@@ -167,9 +168,8 @@ class CustomReActAgent(StepRunnable):
         if verdict.sent_back:
             # A check failed and retries are left: the problems are the next Observation.
             run.rejections += 1
-            yield run.record(
-                AnswerRejected(verdict.output, verdict.problems, run.iterations, step.log)
-            )
+            rejected = AnswerRejected(verdict.output, verdict.problems, run.iterations, step.log)
+            yield run.record(rejected)
             return None
         yield run.record(FinalAnswerEvent(verdict.output, step.thought, run.iterations, step.log))
         return Ending.answered(verdict, "final_answer")  # retries ran out: with what still fails
@@ -200,7 +200,7 @@ class CustomReActAgent(StepRunnable):
     ) -> list[BaseMessage]:
         """The messages the model reads: system prompt (with the input's), history, question, steps."""
         scratchpad = render_scratchpad(
-            steps, self.format.render_observation, self.format.cue, note, unfinished
+            steps, self.format.render_observation, self.format.cue, note, unfinished, run.handed
         )
         messages = self.prompt.format_messages(
             input=run.question, chat_history=readable_history(history), agent_scratchpad=scratchpad
@@ -215,8 +215,7 @@ class CustomReActAgent(StepRunnable):
     def _stop_early(self, limit: StopReason, run: RunMemory, model: ModelCaller) -> Loop[Ending]:
         """End the run at a limit: a message naming it, or the model's answer from one more call."""
         stopped = self.settings.stop_message(limit)  # the limit, named, in the run's language
-        ending = Ending(stopped, limit, error=stopped)
-        reached_at = run.iterations
+        reached_at = run.iterations  # model calls made when the limit came
         if self.settings.early_stopping_method == "generate":
             with suppress(ParseError, ModelFailure):
                 run.iterations += 1  # one more model call, for the answer only
@@ -225,11 +224,12 @@ class CustomReActAgent(StepRunnable):
                 # An answer is held to the schema and the checks too; no retry can follow it.
                 verdict = self.answers.last_answer(step, run.steps, run.question, run.chat_history)
                 if isinstance(step, FinalAnswer) and verdict is not None:
-                    event = FinalAnswerEvent(verdict.output, step.thought, run.iterations, step.log)
-                    yield run.record(event)  # the run's messages end on it, as on any answer
-                    ending = Ending.answered(verdict, limit)
-        yield LimitReached(limit, reached_at, answer_generated=not ending.error)
-        return ending
+                    yield LimitReached(limit, reached_at, answer_generated=True)
+                    done = FinalAnswerEvent(verdict.output, step.thought, run.iterations, step.log)
+                    yield run.record(done)  # recorded as any answer: the run's messages end on it
+                    return Ending.answered(verdict, limit)
+        yield LimitReached(limit, reached_at)
+        return Ending(stopped, limit, error=stopped)
 
     def _resume(self, run: RunMemory, config: RunnableConfig) -> Loop[Ending | None]:
         """A resumed run's waiting call, as the person decided; an ending when the run ends there."""

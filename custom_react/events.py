@@ -5,7 +5,8 @@ A tool step is announced by `ActionEvent` and finished by `ObservationEvent`; bo
 `steps.ToolStep` (before and after its Observation). The other step records (`ParseFailure`,
 `AnswerRejected`, `FinalAnswerEvent`, in `steps.py`) are yielded as they are. Also `ReplyToken`,
 the approval pause and resume, `SubAgentEvent`, `LimitReached`, and always last `RunFinished`
-with the run's `AgentResult`, which `invoke` returns as a dict.
+with the run's `AgentResult`, which `invoke` returns as a dict; the loop's `Ending` (how the run
+ended) is what that result is made from.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from langchain_core.agents import AgentAction
 from langchain_core.messages import BaseMessage
 
+from custom_react.answering.rules import Verdict
 from custom_react.steps import AnswerRejected, FinalAnswerEvent, ParseFailure, ToolStep
 
 if TYPE_CHECKING:
@@ -71,9 +73,10 @@ class LimitReached:
     reason: StopReason
     """Which limit: iterations, execution time, tokens or consecutive parse failures."""
     iterations: int
-    """Model calls made by the loop (the "generate" call not counted)."""
+    """Model calls made when the limit came (the "generate" call not counted)."""
     answer_generated: bool = False
-    """True when `early_stopping_method="generate"` got an answer from one more model call."""
+    """True when `early_stopping_method="generate"` got an answer from one more model call: its
+    `FinalAnswerEvent` follows."""
     type: Literal["limit_reached"] = "limit_reached"
 
 
@@ -108,6 +111,26 @@ class SubAgentEvent:
     event: AgentEvent
     """The sub-agent's own event (a `SubAgentEvent` again, one level further down)."""
     type: Literal["sub_agent"] = "sub_agent"
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a run ended: its output and why; for a pause, the call that waits."""
+
+    output: str
+    stop_reason: StopReason
+    error: str = ""
+    """Why the run stopped without an answer (a limit, the model's failure); "" otherwise."""
+    pending: ToolStep | None = None
+    structured: Any = None
+    """The validated answer, with `response_format`."""
+    checks_failed: list[str] = field(default_factory=list)
+
+    @classmethod
+    def answered(cls, verdict: Verdict, stop_reason: StopReason) -> Ending:
+        """The ending with the answer as its review returned it (and what its checks still find)."""
+        found = {"structured": verdict.structured, "checks_failed": verdict.problems}
+        return cls(verdict.output, stop_reason, **found)
 
 
 @dataclass(frozen=True)

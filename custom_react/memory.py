@@ -25,8 +25,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.messages.ai import UsageMetadata, add_usage
 from langchain_core.runnables import RunnableConfig
 
-from custom_react.answering.rules import Verdict
-from custom_react.events import AgentResult, StopReason
+from custom_react.events import AgentResult, Ending, StopReason
 from custom_react.pausing.approval import Decision
 from custom_react.pausing.state import resume_run, run_state
 from custom_react.pausing.store import ResumeRefused, RunStore, claimed_elsewhere
@@ -65,26 +64,6 @@ class BaseRun:
         return self.usage["total_tokens"] if self.usage else 0
 
 
-@dataclass(frozen=True)
-class Ending:
-    """How a run ended: its output and why; for a pause, the call that waits."""
-
-    output: str
-    stop_reason: StopReason
-    error: str = ""
-    """Why the run stopped without an answer (a limit, the model's failure); "" otherwise."""
-    pending: ToolStep | None = None
-    structured: Any = None
-    """The validated answer, with `response_format`."""
-    checks_failed: list[str] = field(default_factory=list)
-
-    @classmethod
-    def answered(cls, verdict: Verdict, stop_reason: StopReason) -> Ending:
-        """The ending with the answer as its review returned it (and what its checks still find)."""
-        found = {"structured": verdict.structured, "checks_failed": verdict.problems}
-        return cls(verdict.output, stop_reason, **found)
-
-
 @dataclass
 class RunMemory(BaseRun):
     """The question and the steps of one ReAct run, in order, with the run's counters."""
@@ -114,6 +93,8 @@ class RunMemory(BaseRun):
     """The model's latest reply (`heard`): the records it writes keep what it carried."""
     asked: HumanMessage | None = None
     """The question as the message it came in (its id, its name), when it came as one."""
+    handed: list[BaseMessage] = field(default_factory=list)
+    """What was done on the question before this run (`inputs.RunInput.handed`), as it came."""
 
     def heard(self, reply: AIMessage) -> None:
         """Count the reply's tokens, and keep it for the records it writes (`replied`)."""
@@ -207,6 +188,7 @@ class RunMemory(BaseRun):
             self.state_key,
             self.usage,
             self.asked,
+            self.handed,
         )
 
     def finish(self, ending: Ending) -> AgentResult:
@@ -220,6 +202,7 @@ class RunMemory(BaseRun):
             messages=[
                 *self.chat_history,  # as `create_agent` returns them: the input's messages first
                 self.asked or HumanMessage(content=self.question),
+                *self.handed,  # as they came, before the run's own steps
                 *to_messages(self.steps, self.observe),
             ],
             intermediate_steps=to_intermediate_steps(self.steps),
@@ -266,13 +249,16 @@ def open_run(
             thread_id=start.thread_id,
             usage=start.usage,  # the tokens used before the pause count on
             asked=start.asked,  # the question's message, its id kept
+            handed=start.handed,
         )
     else:
-        question, chat_history, asked = read_input(agent_input)
+        question, chat_history, asked, handed = read_input(agent_input)
         thread = run_thread(config or {}, store)
         if thread is not None and store is not None:
             chat_history = [*thread_turns(store, thread, chat_history), *chat_history]
-        memory = RunMemory(question, chat_history, thread_id=thread, asked=asked)
+        memory = RunMemory(
+            question, chat_history, thread_id=thread, asked=asked, handed=list(handed)
+        )
     memory.observe = observe
     memory.store = store
     memory.state_key = state_key

@@ -17,7 +17,9 @@ functions.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 
@@ -44,6 +46,7 @@ def render_scratchpad(
     cue: str = TEXT_CUE,
     note: str = "",
     unfinished: str = "",
+    handed: Sequence[BaseMessage] = (),
 ) -> str:
     """Write the steps as the transcript the model continues after the question.
 
@@ -54,12 +57,43 @@ def render_scratchpad(
         note: A last line before the cue (the nudge for a final answer on a limit).
         unfinished: A reply that stopped after its Thought: it ends the transcript in place of the
             cue, so the model goes on with that step.
+        handed: The messages the input had after the question (`handed_exchanges`): first.
 
     Returns:
         "" when there is nothing to show, else a newline, then one line (or block) per entry.
     """
-    exchanges = [step.exchange() for step in steps]
+    exchanges = [*handed_exchanges(handed), *(step.exchange() for step in steps)]
     return render_transcript(exchanges, observe, cue, note, unfinished)
+
+
+def handed_exchanges(messages: Sequence[BaseMessage]) -> list[Exchange]:
+    """Messages given after the question (what was done on it before the run) as exchanges.
+
+    A reply's tool calls are written after its words as the JSON call every step format reads
+    (`written_call`), each with the result that answers it; a result no call here asked for, or a
+    reply with no call (another node's words), is a step of its own. System messages are not
+    steps (`inputs.from_messages` puts them in the system turn).
+    """
+    results = {m.tool_call_id: m.text for m in messages if isinstance(m, ToolMessage)}
+    asked = {call["id"] for m in messages if isinstance(m, AIMessage) for call in m.tool_calls}
+    exchanges: list[Exchange] = []
+    for message in messages:
+        calls = message.tool_calls if isinstance(message, AIMessage) else []
+        text = message.response_metadata.get(REACT_LOG) or strip_think(message.text).strip()
+        if isinstance(message, ToolMessage) and message.tool_call_id not in asked:
+            exchanges.append(("", message.text))
+        elif not isinstance(message, ToolMessage | SystemMessage) and not calls:
+            exchanges.append((text, None))
+        for number, call in enumerate(calls):
+            written = written_call(call["name"], call["args"])
+            reply = f"{text}\n{written}".strip() if number == 0 else written
+            exchanges.append((reply, results.get(call["id"] or "")))
+    return exchanges
+
+
+def written_call(name: str, args: dict[str, Any]) -> str:
+    """A provider tool call as text: the JSON call every step format reads (`name`, `arguments`)."""
+    return json.dumps({"name": name, "arguments": args}, ensure_ascii=False)
 
 
 def render_transcript(

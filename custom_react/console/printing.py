@@ -54,8 +54,6 @@ Shown = TypeVar("Shown", bound=AgentEvent | ModelCall)
 """What `show_live` passes through: the run's events, and model calls when prompts are shown."""
 INDENT = "    "
 """How far a sub-agent's steps are indented, per level."""
-ENDED_BY_AN_EVENT = ("final_answer", "needs_approval")
-"""Stop reasons whose last line was already printed (the answer, the pause): no extra line."""
 
 
 class ConsolePrinter:
@@ -165,9 +163,7 @@ class ConsolePrinter:
             return [self._line("error", label["limit"], reason)] if event.answer_generated else []
         if event.result.error:  # no answer (a limit, the model's failure): the message says why
             return [self._line("error", label["limit"], event.result.output)]
-        if event.result.stop_reason in ENDED_BY_AN_EVENT:
-            return []
-        return [self._line("final", label["final_answer"], event.result.output)]
+        return []  # the answer's event, or the pause's, showed how the run ended
 
     def _pause_lines(self, event: Any) -> list[str]:
         """The lines of a pause for approval and of its decision ([] for any other event)."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from custom_react.console.labels import PROMPTS, REACT, SEPARATOR
-from custom_react.console.printing import ENDED_BY_AN_EVENT, decision_text
+from custom_react.console.printing import decision_text
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
@@ -156,9 +156,7 @@ def _end_blocks(result: AgentResult, step: int) -> list[Block]:
     """How the run ended, unless an event showed it (the answer, the pause)."""
     if result.error:  # no answer (a limit, the model's failure): why the run stopped
         return [Block("stopped", result.output, step, status="error")]
-    if result.stop_reason in ENDED_BY_AN_EVENT:
-        return []
-    return [Block("final_answer", result.output, step, status="stopped")]
+    return []
 
 
 def _call_blocks(call: ModelCall, step: int) -> list[Block]:

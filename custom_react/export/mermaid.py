@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from custom_react.console.printing import ENDED_BY_AN_EVENT, decision_text
+from custom_react.console.printing import decision_text
 from custom_react.events import (
     ActionEvent,
     AgentEvent,
@@ -71,7 +71,7 @@ def mermaid_lines(question: str, events: Sequence[AgentEvent], label: dict[str, 
     for event in events:
         if isinstance(event, ActionEvent | ParseFailure | FinalAnswerEvent):
             calls += 1
-            call = label["call"].format(n=calls, steps=steps)
+            call = label["nudge" if generated else "call"].format(n=calls, steps=steps)
             lines.append(message("Agent", "->>", "Model", call))
             steps += not isinstance(event, FinalAnswerEvent)
         if isinstance(event, ActionEvent):
@@ -80,11 +80,8 @@ def mermaid_lines(question: str, events: Sequence[AgentEvent], label: dict[str, 
             lines += _observation_lines(event, action, label)
         else:
             lines += _event_lines(event, label)
-        if isinstance(event, LimitReached) and event.answer_generated:
-            generated = True  # "generate": the model was asked once more, and answered
-        if isinstance(event, RunFinished) and generated:
-            nudge = message("Agent", "->>", "Model", label["nudge"])
-            lines[-1:-1] = [nudge, message("Model", "-->>", "Agent", event.result.output)]
+        # "generate": the model was asked once more, and its answer follows
+        generated = isinstance(event, LimitReached) and event.answer_generated
     return lines
 
 
@@ -120,7 +117,7 @@ def _event_lines(event: AgentEvent, label: dict[str, str]) -> list[str]:
             return [ask, note(f"{label['paused']}{label['sep']}{waits}")]
         case ApprovalDecided(decision=decision):
             return [message("User", "-->>", "Agent", decision_text(decision, label))]
-        case RunFinished(result=result) if result.stop_reason not in ENDED_BY_AN_EVENT:
+        case RunFinished(result=result) if result.error:  # else an event showed the end
             return [message("Agent", "-->>", "User", result.output)]
     return []
 

@@ -39,19 +39,20 @@ from custom_react.pausing.store import ResumeRefused, RunStore
 from custom_react.pausing.typed_json import adapter
 from custom_react.steps import FinalAnswerEvent, Step, ToolStep, step_from_dict
 
-STATE_VERSION = 5
+STATE_VERSION = 6
 """Bumped whenever the JSON shape of a run changes; a state of a format not in `READS_VERSIONS`
 is refused, not misread."""
-READS_VERSIONS = (3, 4, STATE_VERSION)
-"""The versions a state may have: format 3 lacks the fields format 4 added to the records (a
-tool's artifact, what a reply carried), which read as their defaults (`typed_json`); formats 3 and
-4 lack the question's message (`asked`, format 5), read as None."""
+READS_VERSIONS = (3, 4, 5, STATE_VERSION)
+"""The versions a state may have. What a later format added reads as its default in an older
+state: the records' fields of format 4 (a tool's artifact, what a reply carried; `typed_json`),
+the question's message (`asked`, format 5) as None, the messages after it (`handed`, 6) as none."""
 _STATE_FIELDS: dict[str, Any] = {
     "version": int,
     "run_id": str,
     "thread_id": str | None,
     "question": str,
     "asked": dict[str, Any] | None,
+    "handed": list[dict[str, Any]] | None,
     "chat_history": list[dict[str, Any]],
     "steps": list[dict[str, Any]],
     "pending": dict[str, Any] | None,
@@ -74,6 +75,8 @@ class RunStart:
     """The tokens the run's model calls used before it stopped (a state without them: None)."""
     asked: HumanMessage | None = None
     """The question as the message it came in (its id, its name), when it came as one."""
+    handed: list[BaseMessage] = field(default_factory=list)
+    """The messages after the question that the run was given (`inputs.RunInput.handed`)."""
 
     @property
     def iterations(self) -> int:
@@ -95,12 +98,14 @@ def run_state(
     key: str | bytes | None = None,
     usage: UsageMetadata | None = None,
     asked: HumanMessage | None = None,
+    handed: Sequence[BaseMessage] = (),
 ) -> dict[str, Any]:
     """The run as JSON data: enough to resume it in another process, later (signed with `key`).
 
     With the tokens used so far (`usage`), so a resumed run's total and `max_tokens_per_run` go
-    on from them, and the question's message (`asked`), so the resumed run gives it back as it
-    came (a LangGraph graph that merges messages by id keeps it once).
+    on from them, and the question's message (`asked`) and the messages after it (`handed`), so
+    the resumed run shows and gives them back as they came (a LangGraph graph that merges
+    messages by id keeps them once).
     """
     state = {
         "version": STATE_VERSION,
@@ -108,6 +113,7 @@ def run_state(
         "thread_id": thread_id,
         "question": question,
         "asked": message_to_dict(asked) if asked is not None else None,
+        "handed": messages_to_dict(list(handed)),
         "chat_history": messages_to_dict(list(chat_history)),
         "steps": [step.to_dict() for step in steps],
         "pending": pending_to_dict(pending) if pending else None,
@@ -184,6 +190,7 @@ def read_state(state: Any, key: str | bytes | None = None) -> RunStart:
         thread_id=state["thread_id"],
         usage=state.get("usage"),
         asked=read_asked(state.get("asked")),
+        handed=read_messages(state.get("handed") or [], "handed"),
     )
 
 

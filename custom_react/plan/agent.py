@@ -13,6 +13,7 @@ the templates (`prompt.py`, `repair.py`), running a step (`execute.py`), the run
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from functools import partial
 from typing import Any, Literal, TypeVar, get_args
@@ -209,7 +210,13 @@ class PlanAndExecuteAgent(StepRunnable):
             run, plan, done, waiting = read_paused(agent_input["resume"], key)
             read_state(waiting, key)
             return run, plan, done, {"resume": waiting, "decision": agent_input.get("decision")}
-        question, chat_history, asked = read_input(agent_input)
+        question, chat_history, asked, handed = read_input(agent_input)
+        if handed:  # the planner plans from the question and the conversation before it
+            warnings.warn(
+                f"The {len(handed)} messages after the question are left out: Plan-and-Execute "
+                "plans from the question; give them to CustomReActAgent, or before the question.",
+                stacklevel=2,
+            )
         run = PlanRun(question, chat_history, asked=asked)
         # Plan: the planner reads the question and writes the steps.
         written = yield from self._ask("planner", self.planner, parse_plan, {}, run, config)

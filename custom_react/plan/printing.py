@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from custom_react.console.printing import ConsolePrinter
+from custom_react.events import RunFinished
 from custom_react.plan import events as pe
 from custom_react.plan.labels import PLAN
 
@@ -29,6 +30,9 @@ class PlanConsolePrinter(ConsolePrinter):
         """The lines for a plan event, or what `ConsolePrinter` writes for a ReAct event."""
         if isinstance(event, pe.PlanEvent):
             return self._plan_lines(event)
+        if isinstance(event, RunFinished) and _ended_at_the_step_limit(event):
+            # It answers with what it has: shown as its answer (no event showed one).
+            return [self._line("final", self.labels["final_answer"], event.result.output)]
         return super().render(event)
 
     def _plan_lines(self, event: pe.PlanEvent) -> list[str]:
@@ -67,6 +71,12 @@ class PlanConsolePrinter(ConsolePrinter):
         if self.color and kind in PLAN_COLORS:
             return f"\x1b[{PLAN_COLORS[kind]}m{label}{self.separator}\x1b[0m{text}"
         return super()._line(kind, label, text)
+
+
+def _ended_at_the_step_limit(event: RunFinished) -> bool:
+    """Whether a plan run stopped at `max_steps`, without an error (its output is its answer)."""
+    result = event.result
+    return result.stop_reason == "max_iterations" and not result.error
 
 
 def plan_changes(event: pe.Replanned) -> list[tuple[str, str]]:

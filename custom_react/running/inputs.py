@@ -36,6 +36,9 @@ class RunInput(NamedTuple):
     question: str
     chat_history: list[BaseMessage]
     asked: HumanMessage | None = None
+    handed: Sequence[BaseMessage] = ()
+    """The messages after the question: what was already done on it (a tool call and its result,
+    another node's or agent's words), which the model reads before its own first step."""
 
 
 def read_input(agent_input: AgentInput) -> RunInput:
@@ -75,7 +78,10 @@ def _question_and_history(agent_input: AgentInput) -> RunInput:
 
 
 def from_messages(given: Any) -> RunInput:
-    """The question (the last human message, and its text) and the history (the messages before it).
+    """The question (the last human message), the history before it, the messages after it.
+
+    The messages after it are `RunInput.handed`; a system message among them joins the history
+    (whose system messages open the prompt's system turn).
 
     Raises:
         TypeError: Not a list of messages, or no human message in it.
@@ -87,7 +93,11 @@ def from_messages(given: Any) -> RunInput:
     if not asked:
         raise TypeError("messages holds no human message: the last one is the question.")
     question = cast(HumanMessage, messages[asked[-1]])
-    return RunInput(question_text(question), messages[: asked[-1]], question)
+    history = messages[: asked[-1]]
+    after = messages[asked[-1] + 1 :]
+    history += [m for m in after if isinstance(m, SystemMessage)]  # they join the system turn
+    handed = [m for m in after if not isinstance(m, SystemMessage)]
+    return RunInput(question_text(question), history, question, handed)
 
 
 def with_input_system(

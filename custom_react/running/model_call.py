@@ -16,7 +16,6 @@ caught here.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from custom_react.running.calls import (
     raised_by_a_callback,
     sleeping,
 )
+from custom_react.scratchpad import written_call
 from custom_react.steps import ReplyMetadata
 
 BUGS = (
@@ -142,12 +142,11 @@ def calls_as_text(reply: AIMessage) -> AIMessage:
     """A reply with a native tool call (a model bound to tools) as text.
 
     Its first call is written after its words as the JSON call every step format reads
-    (`{"name": ..., "arguments": ...}`): the loop runs one step per reply, and never sends the
+    (`scratchpad.written_call`): the loop runs one step per reply, and never sends the
     model provider tool calls.
     """
     first = reply.tool_calls[0]
-    call = json.dumps({"name": first["name"], "arguments": first["args"]}, ensure_ascii=False)
-    text = f"{reply.text.rstrip()}\n{call}".lstrip()
+    text = f"{reply.text.rstrip()}\n{written_call(first['name'], first['args'])}".lstrip()
     return reply.model_copy(update={"content": text, "tool_calls": [], "tool_call_chunks": []})
 
 

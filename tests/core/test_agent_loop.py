@@ -382,10 +382,10 @@ def test_max_iterations_generate_asks_once_more(script, tools):
     )
     agent = CustomReActAgent(model.model, tools, max_iterations=1, early_stopping_method="generate")
     events, result = run(agent)
-    # The answer is recorded as any answer is; the limit came at 1 call, the run made 2.
+    # The limit came at 1 call; the answer of one more is recorded as any answer is.
     assert events[-3:] == [
-        ("final_answer", "It is 2."),
         ("limit_reached", "max_iterations", 1),
+        ("final_answer", "It is 2."),
         ("result", "max_iterations", 2),
     ]
     assert result["output"] == "It is 2."

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from custom_react import CustomReActAgent
 from tests.conftest import run_by
@@ -199,3 +199,76 @@ def test_a_langgraph_graph_of_the_agent_keeps_each_question_once(script):
     app.invoke({"messages": [("user", "What is 2+2?")]}, thread)
     out = app.invoke({"messages": [("user", "And 3+3?")]}, thread)
     assert [m.text for m in out["messages"]] == ["What is 2+2?", "4", "And 3+3?", "6"]
+
+
+DONE_ALREADY = [
+    HumanMessage("What is 1234 * 5678? Then add 1.", id="q"),
+    AIMessage(
+        "I multiply first.",
+        id="a",
+        tool_calls=[{"name": "calculator", "args": {"expression": "1234 * 5678"}, "id": "c1"}],
+    ),
+    ToolMessage("7006652", tool_call_id="c1", id="t"),
+]
+
+
+@pytest.mark.parametrize("step_format", ["text", "xml", "json"])
+@pytest.mark.parametrize("way", WAYS)
+def test_messages_after_the_question_are_read_and_given_back_as_they_came(
+    script: Any, tools: Any, way: str, step_format: str
+) -> None:
+    # A tool call already made on the question and its result (a graph's state mid-run, another
+    # agent's hand-over): the model reads them before its own steps, and the result's messages
+    # keep them, ids and all, between the question and the run's own steps.
+    answer = {"json": '{"final_answer": "7006653"}', "xml": "<final_answer>7006653</final_answer>"}
+    model = script(answer.get(step_format, "Final Answer: 7006653"))
+    agent = CustomReActAgent(model.model, tools, format=step_format)
+    result, _ = run_by(agent, way, {"messages": DONE_ALREADY})
+    shown = model.prompts[0][-1].text
+    call = '{"name": "calculator", "arguments": {"expression": "1234 * 5678"}}'
+    assert shown.index("Then add 1.") < shown.index("I multiply first.") < shown.index(call)
+    assert shown.index(call) < shown.index("7006652")
+    assert [m.id for m in result["messages"][:3]] == ["q", "a", "t"]
+    assert result["messages"][-1].text == "7006653" and result["output"] == "7006653"
+    assert result["intermediate_steps"] == []  # not this run's steps
+
+
+def test_another_node_s_words_after_the_question_are_read_in_a_graph(script: Any) -> None:
+    from langgraph.graph import END, START, MessagesState, StateGraph
+
+    def retrieve(state: Any) -> dict[str, Any]:
+        found = "Retrieved policy: refunds within 45 days."
+        return {"messages": [AIMessage(found, name="retriever")]}
+
+    model = script("Final Answer: 45 days")
+    graph = StateGraph(MessagesState)
+    graph.add_node("retrieve", retrieve)
+    graph.add_node("agent", CustomReActAgent(model.model, []))
+    graph.add_edge(START, "retrieve")
+    graph.add_edge("retrieve", "agent")
+    graph.add_edge("agent", END)
+    out = graph.compile().invoke({"messages": [("user", "How long do I have for a refund?")]})
+    assert "refunds within 45 days" in model.prompts[0][-1].text
+    texts = [m.text for m in out["messages"]]  # each message once: merged by id
+    assert texts == [
+        "How long do I have for a refund?",
+        "Retrieved policy: refunds within 45 days.",
+        "45 days",
+    ]
+
+
+def test_a_paused_run_keeps_the_messages_after_its_question(script: Any) -> None:
+    from langchain_core.tools import tool
+
+    @tool
+    def send(text: str) -> str:
+        """Send a text."""
+        return "sent"
+
+    send.metadata = {"requires_approval": True}
+    model = script("Action: send\nAction Input: 7006653", "Final Answer: sent 7006653")
+    agent = CustomReActAgent(model.model, [send], approval="interrupt")
+    paused = agent.invoke({"messages": DONE_ALREADY})
+    done = agent.invoke({"resume": paused["state"], "decision": {"approve": True}})
+    assert "7006652" in model.prompts[1][-1].text  # the resumed run's prompt still shows it
+    assert [m.id for m in done["messages"][:3]] == ["q", "a", "t"]

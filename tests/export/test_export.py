@@ -267,7 +267,8 @@ def test_a_refused_approval_is_shown_as_never_run_in_every_export(script):
     assert "    Agent->>User: approve run_terminal_command?\n    User-->>Agent: no\n" in text
     assert "Agent->>Tool" not in text  # the diagram never shows the command running
     assert "    Agent->>Model: no steps left: write the Final Answer now\n" in text
-    assert text.endswith("    Model-->>Agent: It is 42.\n    Agent-->>User: It is 42.\n")
+    answer = "Final Answer: It is 42."  # the model's answer, drawn as every answer is
+    assert text.endswith(f"    Model-->>Agent: {answer}\n    Agent-->>User: {answer}\n")
     assert "**Observation (denied):**" in to_markdown("q", events)
     printed: list[str] = []
     ConsolePrinter(printed.append, color=False)(events[1])
