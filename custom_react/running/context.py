@@ -5,9 +5,11 @@
 `langchain.tools.ToolRuntime`, from LangGraph) gets one with that `context`, the run's `config`
 and its `tool_call_id`, so a tool written for `create_agent` runs here unchanged. The model never
 sees the parameter (LangChain leaves it out of the tool's arguments). Its `state` is empty: the
-run's steps are the agent's own records, not a graph's state. An agent that runs as a tool of a
-LangGraph graph (`create_agent(tools=[agent.as_tool()])`) passes the graph's context and store on
-to its own tools, unless its run was given a context of its own.
+run's steps are the agent's own records, not a graph's state. An agent that runs inside a
+LangGraph graph, as a node or as a graph's tool (`create_agent(tools=[agent.as_tool()])`), passes
+the graph's context, store and stream writer on to its own tools (the context unless its run was
+given one of its own), so `runtime.stream_writer(...)` reaches the graph's `stream_mode="custom"`.
+Outside a graph the writer does nothing, as LangGraph's own writer does when nobody streams.
 
 The config also carries the run's language (`run_language`), so a tool that takes `config` can
 write its own words around its result in the language the model is prompted in.
@@ -25,8 +27,8 @@ from langchain_core.tools import BaseTool, InjectedToolCallId
 CONTEXT_KEY = "custom_react_context"
 """The `configurable` key that carries the run's context to its tools."""
 GRAPH_RUNTIME = "__pregel_runtime"
-"""Where LangGraph keeps a graph run's `Runtime` (its context and store) in the config, as its
-`langgraph.runtime.get_runtime` reads it: an agent run as a `create_agent` tool finds it there."""
+"""Where LangGraph keeps a graph run's `Runtime` (its context, store and stream writer) in the
+config, as its `langgraph.runtime.get_runtime` reads it: an agent run in a graph finds it there."""
 LANGUAGE_KEY = "custom_react_language"
 """The `configurable` key that carries the run's language ("en", "zh") to its tools."""
 
@@ -93,16 +95,22 @@ def _is_call_id(marker: Any) -> bool:
 
 
 def tool_runtime(tool_call_id: str, config: RunnableConfig) -> Any:
-    """The `ToolRuntime` a tool gets: the run's context, its config and the call's id."""
+    """The `ToolRuntime` a tool gets: the run's context, its config and the call's id.
+
+    Its store and stream writer are those of the LangGraph graph the agent runs in (as a node or
+    as a graph's tool). Outside a graph it gets LangGraph's `DEFAULT_RUNTIME`, as LangGraph itself
+    does: no store, and a writer that does nothing.
+    """
     from langgraph.prebuilt.tool_node import ToolRuntime  # the tool's own import brought it
+    from langgraph.runtime import DEFAULT_RUNTIME
 
     configurable = config.get("configurable", {})
-    graph = configurable.get(GRAPH_RUNTIME)  # this agent runs inside a graph's tool (a sub-agent)
+    graph = configurable.get(GRAPH_RUNTIME, DEFAULT_RUNTIME)
     return ToolRuntime(
         state={},
-        context=configurable.get(CONTEXT_KEY, getattr(graph, "context", None)),
+        context=configurable.get(CONTEXT_KEY, graph.context),
         config=config,
-        stream_writer=lambda _: None,
+        stream_writer=graph.stream_writer,
         tool_call_id=tool_call_id,
-        store=getattr(graph, "store", None),
+        store=graph.store,
     )

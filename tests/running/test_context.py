@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
 from langchain.tools import ToolRuntime
@@ -104,3 +104,68 @@ def test_a_sub_agent_under_create_agent_passes_the_graph_s_context_to_its_tools(
     state = graph.invoke({"messages": [("user", "Greet me.")]}, context=Context("Ada"))
     assert state["messages"][-1].text == "greeted"
     assert [context for context, _ in seen] == [Context("Ada")]
+
+
+def agent_with_export() -> CustomReActAgent:
+    @tool
+    def export(table: str, runtime: ToolRuntime) -> str:
+        """Export a table, reporting progress."""
+        runtime.stream_writer({"progress": f"exporting {table}"})
+        return f"{table} exported"
+
+    model = Script("Action: export\nAction Input: users", "Final Answer: users exported").model
+    return CustomReActAgent(model, [export])
+
+
+def test_a_sub_agent_s_tool_streams_to_the_graph_s_custom_mode() -> None:
+    from langchain.agents import create_agent
+
+    from custom_react.integrations.create_agent import TextReActMiddleware
+
+    helper = agent_with_export().as_tool(name="helper", description="Exports tables.")
+    outer = Script("Action: helper\nAction Input: Export users.", "Final Answer: exported")
+    graph = create_agent(outer.model, [helper], middleware=[TextReActMiddleware()])
+    chunks = graph.stream({"messages": [("user", "Export users.")]}, stream_mode="custom")
+    assert list(chunks) == [{"progress": "exporting users"}]
+
+
+class Task(TypedDict, total=False):
+    input: str
+    output: str
+
+
+def node_running(way: str) -> Any:
+    """A graph node: the agent itself, or a function that runs it (its config found by LangChain)."""
+    agent = agent_with_export()
+    if way == "node":
+        return agent
+
+    async def ainvoking(state: Task) -> Task:
+        return {"output": (await agent.ainvoke(state["input"]))["output"]}
+
+    if way == "ainvoke":
+        return ainvoking
+    return lambda state: {"output": agent.invoke(state["input"])["output"]}
+
+
+@pytest.mark.parametrize("way", ["node", "invoke", "ainvoke"])
+def test_an_agent_in_a_graph_node_streams_its_tool_s_writes(way: str) -> None:
+    from langgraph.graph import START, StateGraph
+
+    graph = StateGraph(Task).add_node("agent", node_running(way)).add_edge(START, "agent").compile()
+
+    async def drain() -> list[Any]:
+        return [chunk async for chunk in graph.astream({"input": "x"}, stream_mode="custom")]
+
+    chunks = (
+        asyncio.run(drain())
+        if way == "ainvoke"
+        else graph.stream({"input": "x"}, stream_mode="custom")
+    )
+    assert list(chunks) == [{"progress": "exporting users"}]
+
+
+def test_outside_a_graph_the_tool_s_stream_writer_does_nothing() -> None:
+    """As LangGraph's own ToolRuntime when nobody streams: the tool runs, its writes go nowhere."""
+    result = agent_with_export().invoke("Export users.")
+    assert result["intermediate_steps"][0][1] == "users exported"
