@@ -20,8 +20,11 @@ at its first reply. `TextReActMiddleware` wraps every model call:
    `response_metadata`. `after_model` then sends the graph back to the model, which reads the
    error as the next Observation and tries again (each try is one model call, counted by
    `create_agent`'s limits), at most `max_consecutive_parse_failures` times in a row (then the
-run ends with a message saying why). A Thought alone is no error: the model goes on from it (once), as in
-   `CustomReActAgent`. No name of the middleware's own reaches the model or the messages.
+   run ends with a message saying why). A Thought alone is no error: the model goes on from it
+   (once), as in `CustomReActAgent`. A reply that carries provider tool calls (a model bound to
+   tools, a server that turns `<tool_call>` text into calls) is read as the agent reads it: its
+   first call is the step (`model_call.as_reply`). No name of the middleware's own reaches the
+   model or the messages.
 
     from langchain.agents import create_agent
     agent = create_agent(llm, tools, middleware=[TextReActMiddleware()])
@@ -54,7 +57,6 @@ from custom_react.integrations.react_messages import (
     failures_in_a_row,
     format_error,
     gone_on,
-    is_conversation,
     last_human,
     step_exchanges,
     stopped,
@@ -63,9 +65,9 @@ from custom_react.integrations.react_messages import (
 from custom_react.parser import Action, ParseError, parse_step
 from custom_react.prompts import check_language, message
 from custom_react.running.inputs import system_texts
-from custom_react.running.model_call import rejects_stop, was_cut_off
+from custom_react.running.model_call import as_reply, rejects_stop, was_cut_off
 from custom_react.running.options import check_types
-from custom_react.scratchpad import is_format_error, render_transcript
+from custom_react.scratchpad import is_format_error, readable_history, render_transcript
 from custom_react.steps import REACT_LOG
 from custom_react.toolbox import resolve_call
 
@@ -151,35 +153,35 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
 
     def ask(
         self, handler: Callable[[ModelRequest], ModelResponse], request: ModelRequest
-    ) -> BaseMessage:
-        """The model's reply; a model that rejects `stop` is asked again without it.
+    ) -> AIMessage:
+        """The model's reply, read as `CustomReActAgent` reads one (`model_call.as_reply`).
 
-        It is never sent `stop` again, as in `CustomReActAgent`: the parser cuts made-up
-        observations itself.
+        A model that rejects `stop` is asked again without it, and never sent `stop` again, as
+        in `CustomReActAgent`: the parser cuts made-up observations itself.
         """
         try:
-            return handler(request).result[-1]
+            return as_reply(handler(request).result[-1])
         except Exception as error:
             if not (self.send_stop and rejects_stop(error)):
                 raise
         self.send_stop = False
-        return handler(without_stop(request)).result[-1]
+        return as_reply(handler(without_stop(request)).result[-1])
 
     async def aask(
         self, handler: Callable[[ModelRequest], Awaitable[ModelResponse]], request: ModelRequest
-    ) -> BaseMessage:
+    ) -> AIMessage:
         """`ask` under `ainvoke` / `astream`."""
         try:
-            return (await handler(request)).result[-1]
+            return as_reply((await handler(request)).result[-1])
         except Exception as error:
             if not (self.send_stop and rejects_stop(error)):
                 raise
         self.send_stop = False
-        return (await handler(without_stop(request))).result[-1]
+        return as_reply((await handler(without_stop(request))).result[-1])
 
-    def stopped_after_thought(self, reply: BaseMessage) -> bool:
+    def stopped_after_thought(self, reply: AIMessage) -> bool:
         """Whether the reply is a Thought and nothing after it, not cut off (as in `agent.py`)."""
-        if isinstance(reply, AIMessage) and was_cut_off(reply, self.step_format.stop):
+        if was_cut_off(reply, self.step_format.stop):
             return False
         try:
             self.step_format.parse(reply.text, self.language)
@@ -196,9 +198,11 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
     ) -> ModelRequest:
         """The same request with the ReAct prompt as its messages and no tools bound.
 
-        The question is the last human turn; the steps after it become the transcript; earlier
-        questions and answers are the chat history (their steps are not). The input's system
-        messages, then a system prompt given to `create_agent`, open the one system turn.
+        The question is the last human turn; the steps after it become the transcript; the
+        turns before it are the chat history as `CustomReActAgent` shows it
+        (`readable_history`: questions and answers, a `return_direct` tool's result as its
+        turn's answer, no steps). The input's system messages, then a system prompt given to
+        `create_agent`, open the one system turn.
         `unfinished`: a reply that stopped after its Thought ends the transcript, for the model to
         go on from.
         """
@@ -211,7 +215,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         )
         system, *turns = prompt.format_messages(
             input=question,
-            chat_history=[m for m in history if is_conversation(m)],
+            chat_history=readable_history(history),
             agent_scratchpad=self.scratchpad(steps, unfinished),
         )
         given = [request.system_message.text] if request.system_message is not None else []
@@ -235,7 +239,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         return render_transcript(exchanges, observe, self.step_format.cue, "", unfinished)
 
     def read_reply(
-        self, reply: BaseMessage, tools: Sequence[BaseTool], schema: AnswerSchema | None = None
+        self, message: AIMessage, tools: Sequence[BaseTool], schema: AnswerSchema | None = None
     ) -> ModelResponse:
         """The model's text reply as `create_agent` needs it: a tool call, the answer, or an error.
 
@@ -245,7 +249,6 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         the answer is read into it: the response's `structured_response`, or, when it does not
         fit, an error the model reads as its next Observation (like a format error).
         """
-        message = reply if isinstance(reply, AIMessage) else AIMessage(content=reply.text)
         text = message.text
         try:
             cut_off = was_cut_off(message, self.step_format.stop)  # at the token limit: inside it?

@@ -5,8 +5,9 @@ broke the format is kept as written with a user turn holding the error, both mar
 `scratchpad.FORMAT_ERROR` (`format_error`, `failures_in_a_row`), and the run that had too many of them
 ends with a message marked `STOPPED` (`stopped`); a reply that stopped after its Thought and
 the model's going on are one step (`gone_on`). Read back, the last human turn is the question
-(`last_human`), the turns before it the conversation (`is_conversation`), and the steps after it
-the transcript's exchanges (`step_exchanges`). Pure functions.
+(`last_human`), the turns before it the conversation (read as the agent reads its history:
+`scratchpad.readable_history`), and the steps after it the transcript's exchanges
+(`step_exchanges`). Pure functions.
 """
 
 from __future__ import annotations
@@ -56,15 +57,6 @@ def step_exchanges(messages: Sequence[BaseMessage]) -> list[Exchange]:
         for m in messages
     ]
     return message_exchanges(as_results)
-
-
-def is_conversation(message: BaseMessage) -> bool:
-    """A turn of an earlier exchange: a question, or an answer (not a step, nor a format error)."""
-    if is_format_error(message):
-        return False
-    return isinstance(message, HumanMessage) or (
-        isinstance(message, AIMessage) and not message.tool_calls
-    )
 
 
 def last_human(messages: Sequence[BaseMessage]) -> int | None:

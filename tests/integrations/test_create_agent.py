@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -11,21 +12,24 @@ from langchain.agents import create_agent
 from langchain.agents.middleware import ModelCallLimitMiddleware, dynamic_prompt
 from langchain_core.messages import (
     AIMessage,
+    AIMessageChunk,
     BaseMessage,
     HumanMessage,
     SystemMessage,
     ToolMessage,
 )
-from langchain_core.tools import BaseTool
+from langchain_core.outputs import ChatGenerationChunk
+from langchain_core.tools import BaseTool, tool
 from pydantic import BaseModel
 
+from custom_react import CustomReActAgent
 from custom_react.compare.runners import create_agent_outcome
 from custom_react.integrations.create_agent import TextReActMiddleware
 from custom_react.prompt import bundled_examples
 from custom_react.prompts import message
 from custom_react.scratchpad import is_format_error
 from custom_react.steps import PARSE_ERROR_TOOL
-from custom_react.testing import Script
+from custom_react.testing import RecordingChatModel, Script
 from tests.conftest import Calls
 
 ACTION = "Thought: I need the product.\nAction: calculator\nAction Input: 17 * 23"
@@ -319,6 +323,40 @@ def test_a_second_question_in_the_thread_sees_the_first_exchange_not_its_steps(
     assert state["messages"][-1].text == "782"
 
 
+def test_a_return_direct_tool_s_answer_is_its_turn_s_answer_later_as_in_the_agent(
+    script: Callable[..., Script], tools: list[BaseTool]
+) -> None:
+    """The turns before the question read as `CustomReActAgent` reads them; this turn's steps
+    are still the transcript."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    @tool(return_direct=True)
+    def order_status(order_id: str) -> str:
+        """The status of an order."""
+        return f"Order {order_id} shipped via DHL."
+
+    everything = [*tools, order_status]
+    model = script("Action: order_status\nAction Input: 42", ACTION, "Final Answer: DHL; 391.")
+    agent = create_agent(
+        model.model, everything, middleware=[TextReActMiddleware()], checkpointer=InMemorySaver()
+    )
+    thread = {"configurable": {"thread_id": "t"}}
+    first = agent.invoke({"messages": [HumanMessage("Where is order 42?")]}, thread)["messages"]
+    assert isinstance(first[-1], ToolMessage)  # the tool's output ended the turn: its answer
+    follow_up = HumanMessage("Which carrier? And what is 17 * 23?")
+    agent.invoke({"messages": [follow_up]}, thread)
+
+    second, third = model.prompts[1:]
+    assert [(m.type, m.text) for m in second[1:3]] == [
+        ("human", "Where is order 42?"),
+        ("ai", "Order 42 shipped via DHL."),
+    ]
+    assert third[-1].text.endswith(ACTION + "\nObservation: 391\nThought: ")
+    reference = script("Final Answer: DHL.")
+    CustomReActAgent(reference.model, everything).invoke({"messages": [*first, follow_up]})
+    assert [(m.type, m.text) for m in reference.prompts[0]] == [(m.type, m.text) for m in second]
+
+
 class Product(BaseModel):
     """A product of two numbers."""
 
@@ -514,3 +552,69 @@ def test_a_model_that_rejects_stop_is_asked_again_without_it(
     state = agent.invoke(given) if way == "invoke" else asyncio.run(agent.ainvoke(given))
     assert state["messages"][-1].text == "391" and calls.calls == [("calculator", "17 * 23")]
     assert middleware.send_stop is False
+
+
+NATIVE_CALL = {"name": "calculator", "args": {"expression": "17 * 23"}, "id": "call_1"}
+"""A provider's tool call: a model bound to tools, or a server's tool parser, wrote it."""
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        AIMessage("", tool_calls=[NATIVE_CALL]),
+        AIMessage("Thought: I need the product.", tool_calls=[NATIVE_CALL]),
+        AIMessage("", tool_calls=[NATIVE_CALL, {**NATIVE_CALL, "args": {"expression": "2 * 3"}}]),
+    ],
+    ids=["call", "words_and_call", "two_calls"],
+)
+def test_a_reply_with_provider_tool_calls_runs_its_first_call_as_the_agent_does(
+    script: Callable[..., Script], tools: list[BaseTool], calls: Calls, reply: AIMessage
+) -> None:
+    model = script(reply, "Final Answer: 391")
+    messages = run(create_agent(model.model, tools, middleware=[TextReActMiddleware()]))
+    ran, calls.calls = calls.calls, []
+    reference = script(reply, "Final Answer: 391")
+    CustomReActAgent(reference.model, tools).invoke("What is 17 * 23?")
+
+    assert ran == calls.calls == [("calculator", "17 * 23")]  # one step a reply: the first call
+    assert not any(is_format_error(m) for m in messages) and messages[-1].text == "391"
+    assert [(c["name"], c["args"]) for c in messages[1].tool_calls] == [  # type: ignore[attr-defined]
+        ("calculator", {"expression": "17 * 23"})
+    ]
+    assert model.prompts[1][-1].text == reference.prompts[1][-1].text  # the same transcript
+
+
+class StreamedCalls(RecordingChatModel):
+    """A scripted model that streams a reply's tool calls in `tool_call_chunks`, as OpenAI does."""
+
+    def _stream(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Iterator[Any]:
+        reply = self._generate(messages, *args, **kwargs).generations[0].message
+        for call in getattr(reply, "tool_calls", []):
+            written = json.dumps(call["args"])  # the arguments in two pieces
+            first = {"name": call["name"], "args": written[:5], "id": call["id"], "index": 0}
+            rest = {"name": None, "args": written[5:], "id": None, "index": 0}
+            for piece in (first, rest):
+                chunk = AIMessageChunk(content="", tool_call_chunks=[piece])  # type: ignore[list-item]
+                yield ChatGenerationChunk(message=chunk)
+        if reply.text:
+            yield ChatGenerationChunk(message=AIMessageChunk(content=reply.text))
+
+
+@pytest.mark.parametrize("way", ["stream", "astream"])
+def test_a_provider_tool_call_streamed_in_chunks_runs_too(
+    tools: list[BaseTool], calls: Calls, way: str
+) -> None:
+    replies = iter([AIMessage("", tool_calls=[NATIVE_CALL]), AIMessage("Final Answer: 391")])
+    model = StreamedCalls(messages=replies)
+    agent = create_agent(model, tools, middleware=[TextReActMiddleware()])
+    given = {"messages": [HumanMessage("What is 17 * 23?")]}
+
+    async def drained() -> list[Any]:
+        return [part async for part in agent.astream(given, stream_mode="messages")]
+
+    if way == "stream":
+        parts = list(agent.stream(given, stream_mode="messages"))
+    else:
+        parts = asyncio.run(drained())
+    assert any(getattr(chunk, "tool_call_chunks", None) for chunk, _ in parts)  # it streamed them
+    assert calls.calls == [("calculator", "17 * 23")] and len(model.prompts) == 2
