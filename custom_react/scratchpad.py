@@ -79,7 +79,10 @@ def handed_exchanges(messages: Sequence[BaseMessage]) -> list[Exchange]:
     exchanges: list[Exchange] = []
     for message in messages:
         calls = message.tool_calls if isinstance(message, AIMessage) else []
-        text = message.response_metadata.get(REACT_LOG) or strip_think(message.text).strip()
+        if log := message.response_metadata.get(REACT_LOG):  # a text-ReAct step: as written
+            exchanges.append((log, results.get(calls[0]["id"] or "") if calls else None))
+            continue
+        text = strip_think(message.text).strip()
         if isinstance(message, ToolMessage) and message.tool_call_id not in asked:
             exchanges.append(("", message.text))
         elif not isinstance(message, ToolMessage | SystemMessage) and not calls:

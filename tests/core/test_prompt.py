@@ -245,3 +245,37 @@ def test_the_xml_format_shows_a_call_only_of_a_tool_the_agent_has():
     assert 'search("rose price")' not in system([write_file])
     assert 'search("rose price")' in system([search, calculator])
     assert "rose price" not in system([calculator]) and "notes.txt" not in system([calculator])
+
+
+def test_messages_handed_over_after_the_question_become_exchanges_in_order() -> None:
+    # Each provider call with the result that answers it (several calls of one reply too); a
+    # text-ReAct step as it was written; a result no call asked for, and plain words, on their own.
+    from langchain_core.messages import AIMessage, ToolMessage
+
+    from custom_react.scratchpad import handed_exchanges
+    from custom_react.steps import REACT_LOG
+
+    two_calls = [
+        {"name": "s", "args": {"q": "b"}, "id": "c2"},
+        {"name": "t", "args": {}, "id": "c3"},
+    ]
+    messages = [
+        AIMessage(
+            "x",
+            tool_calls=[{"name": "s", "args": {"q": "a"}, "id": "c1"}],
+            response_metadata={REACT_LOG: "Action: s\nAction Input: a"},
+        ),
+        ToolMessage("ra", tool_call_id="c1"),
+        AIMessage("Both.", tool_calls=two_calls),
+        ToolMessage("rt", tool_call_id="c3"),  # answered out of order: matched by id
+        ToolMessage("rb", tool_call_id="c2"),
+        ToolMessage("orphan", tool_call_id="zz"),
+        AIMessage("Retrieved: 45 days."),
+    ]
+    assert handed_exchanges(messages) == [
+        ("Action: s\nAction Input: a", "ra"),
+        ('Both.\n{"name": "s", "arguments": {"q": "b"}}', "rb"),
+        ('{"name": "t", "arguments": {}}', "rt"),
+        ("", "orphan"),
+        ("Retrieved: 45 days.", None),
+    ]
