@@ -28,9 +28,9 @@ def argument_problem(tool: BaseTool, args: dict[str, Any], language: str = "en")
     """The Observation for arguments that break the tool's schema, or None when they fit.
 
     Arguments the tool does not have are named first, with the real ones. Otherwise it names the
-    argument, the type it takes and, for an enum, the values it allows; a missing
-    required argument is named with its type. A schema the checker cannot read is not held
-    against the model (None).
+    argument (inside an object, by its path: `line.qty`), the type it takes and, for an enum, the
+    values it allows; a missing required argument is named so too, with its type. A schema the
+    checker cannot read is not held against the model (None).
     """
     if unknown := unknown_arguments(tool, args):
         return unknown_arguments_message(tool, args, unknown, language)
@@ -49,10 +49,7 @@ def _problem_message(
     tool: BaseTool, schema: dict[str, Any], error: ValidationError, language: str
 ) -> str:
     if error.validator == "required":
-        missing = [name for name in error.validator_value if name not in error.instance]
-        name = missing[0] if missing else "?"
-        kind = "/".join(json_types(schema.get("properties", {}).get(name, {}))) or "any"
-        return message("argument_missing", language, tool=tool.name, argument=name, kind=kind)
+        return _missing_message(tool, schema, error, language)
     argument = ".".join(str(part) for part in error.absolute_path) or "?"
     given = json.dumps(error.instance, ensure_ascii=False)[:80]
     values = {"tool": tool.name, "argument": argument, "given": given}
@@ -64,6 +61,23 @@ def _problem_message(
         kind = kinds if isinstance(kinds, str) else "/".join(kinds)
         return message("argument_wrong_type", language, kind=kind, **values)
     return message("argument_invalid", language, reason=error.message, **values)
+
+
+def _missing_message(
+    tool: BaseTool, schema: dict[str, Any], error: ValidationError, language: str
+) -> str:
+    """The Observation for a required argument left out, named by its path and with its type.
+
+    A field missing inside an object is named where it belongs (`line.qty`, as a wrong type is):
+    named alone, it reads as an argument of the tool, which the model then adds at the top. Its
+    type is read in the object's own schema (`error.schema`), a `$ref` resolved in `schema`.
+    """
+    missing = [name for name in error.validator_value if name not in error.instance]
+    name = missing[0] if missing else "?"
+    fields = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+    kind = "/".join(json_types(fields.get(name, {}), schema)) or "any"
+    argument = ".".join(str(part) for part in [*error.absolute_path, name])
+    return message("argument_missing", language, tool=tool.name, argument=argument, kind=kind)
 
 
 def unknown_arguments(tool: BaseTool, args: dict[str, Any]) -> list[str]:

@@ -5,8 +5,9 @@ schema by the name the model writes (a pydantic field's alias, `field_aliases`; 
 or an enum's `$ref` resolved), `input_schema` the JSON schema of what the model writes (injected
 arguments left out), which a `jsonschema` validator checks; `other_names` the other names the
 tool reads an argument by, which binding turns into the one shown; `json_types` reads the types a
-schema allows. The tool list (`prompt.py`), binding (`arguments.py`) and the checks (`argument_checks.py`)
-all read a tool's arguments here, so they agree on every name.
+schema allows (a `$ref` resolved in the schema it points into). The tool list (`prompt.py`),
+binding (`arguments.py`) and the checks (`argument_checks.py`) all read a tool's arguments here,
+so they agree on every name.
 """
 
 from __future__ import annotations
@@ -140,10 +141,19 @@ def input_schema(tool: BaseTool) -> dict[str, Any] | None:
     return made
 
 
-def json_types(schema: dict[str, Any]) -> list[str]:
-    """The JSON types a schema allows, besides null (`anyOf` members too)."""
+def json_types(schema: dict[str, Any], root: dict[str, Any] | None = None) -> list[str]:
+    """The JSON types a schema allows, besides null (`anyOf` members too).
+
+    A `$ref` (a nested model, an enum) is read in `root`, the whole schema it points into (the
+    tool's input schema); without `root`, or pointing nowhere, it names no type.
+    """
+    if "$ref" in schema and root is not None:
+        try:
+            schema = dereference_refs(schema, full_schema=root)
+        except (LookupError, ValueError):  # a `$ref` to nothing: no type to name
+            return []
     kinds = schema.get("type", [])
     found = [kinds] if isinstance(kinds, str) else list(kinds)
     for member in schema.get("anyOf", []) or schema.get("oneOf", []):
-        found += json_types(member) if isinstance(member, dict) else []
+        found += json_types(member, root) if isinstance(member, dict) else []
     return [kind for kind in dict.fromkeys(found) if kind != "null"]

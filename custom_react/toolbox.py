@@ -240,26 +240,27 @@ def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
 
     Tries, in order: the exact name; the name in any case; the name the model meant
     (`parsing.tool_name.clean_tool_name`: markdown, quotes, escapes, a gloss and trailing
-    punctuation removed; spaces and hyphens read as underscores); a sentence that ends or opens with a tool's
-    name, naming no other (the format's line copied: `The tool to use is `search``; `Search for
-    Canada's population`); a unique prefix either way (`calc` -> `calculator`, `calculator_tool`
-    -> `calculator`), only for a name of one word.
-    Returns None when nothing or more than one tool fits.
+    punctuation removed), with spaces, hyphens and underscores read alike in it and in the tools'
+    names (`resolve library id` -> `resolve-library-id`); a sentence that ends or opens with a
+    tool's name, naming no other (the format's line copied: `The tool to use is `search``;
+    `Search for Canada's population`); a unique prefix either way (`calc` -> `calculator`,
+    `calculator_tool` -> `calculator`), only for a name of one word.
+    Returns None when nothing or more than one tool fits (`read file`: `read-file`, `read_file`).
     """
     if (exact := next((tool for tool in tools if tool.name == name), None)) is not None:
         return exact  # the common case, found without building anything
-    lowered = {tool.name.lower(): tool for tool in tools}
     meant = clean_tool_name(name)
-    cleaned = _SEPARATORS.sub("_", meant).lower()
-    for candidate in (name.lower(), cleaned, _named_once(meant, lowered)):
-        if candidate in lowered:
-            return lowered[candidate]
+    cleaned = _name_key(meant)
+    readings = [(str.lower, name), (_name_key, meant), (_name_key, _named_once(meant, tools))]
+    for key, written in readings:
+        if fits := [tool for tool in tools if key(tool.name) == key(written)]:
+            return fits[0] if len(fits) == 1 else None  # two tools read alike: no guess
     if len(cleaned) < _MIN_PREFIX or len(meant.split()) != 1:
         return None
     matches = [
         tool
-        for known, tool in lowered.items()
-        if known.startswith(cleaned) or cleaned.startswith(known)
+        for tool in tools
+        if (known := _name_key(tool.name)).startswith(cleaned) or cleaned.startswith(known)
     ]
     return matches[0] if len(matches) == 1 else None
 
@@ -284,8 +285,14 @@ def resolve_call(
     return None, tool_input
 
 
-def _named_once(sentence: str, lowered: dict[str, BaseTool]) -> str:
+def _named_once(sentence: str, tools: Sequence[BaseTool]) -> str:
     """The last or first word of a sentence that names one tool, there and nowhere else ("")."""
-    words = [clean_tool_name(word).lower() for word in sentence.split()]
-    named = [word for word in words if word in lowered]
+    keys = {_name_key(tool.name) for tool in tools}
+    words = [_name_key(clean_tool_name(word)) for word in sentence.split()]
+    named = [word for word in words if word in keys]
     return named[0] if len(words) > 1 and named in ([words[-1]], [words[0]]) else ""
+
+
+def _name_key(name: str) -> str:
+    """A tool's name as an inexact name is compared with it: any case, spaces and hyphens as `_`."""
+    return _SEPARATORS.sub("_", name).lower()

@@ -119,6 +119,46 @@ def test_resolve_tool(written, expected):
     assert (found.name if found else None) == expected
 
 
+def named(*names: str) -> list[StructuredTool]:
+    """Tools with these names (as an MCP server names them: `resolve-library-id`)."""
+    return [
+        StructuredTool.from_function(lambda query: query, name=name, description="Look up.")
+        for name in names
+    ]
+
+
+CONTEXT7 = ("resolve-library-id", "get-library-docs")
+
+
+@pytest.mark.parametrize(
+    ("names", "written", "expected"),
+    [
+        # spaces, hyphens and underscores read alike on both sides
+        (CONTEXT7, "resolve_library_id", "resolve-library-id"),
+        (CONTEXT7, "resolve library id", "resolve-library-id"),
+        (CONTEXT7, "Get_Library_Docs", "get-library-docs"),
+        (CONTEXT7, "**resolve\\_library\\_id**", "resolve-library-id"),
+        (CONTEXT7, "I will use resolve_library_id.", "resolve-library-id"),
+        (CONTEXT7, "resolve_library", "resolve-library-id"),  # a unique prefix
+        (CONTEXT7, "resolve_library_id_tool", "resolve-library-id"),
+        (("web_search",), "web-search", "web_search"),  # as before
+        # two tools that read alike: only the name as one of them is written picks it
+        (("read-file", "read_file"), "read-file", "read-file"),
+        (("read-file", "read_file"), "read_file", "read_file"),
+        (("read-file", "read_file"), "READ-FILE", "read-file"),  # any case, one tool
+        (("read-file", "read_file"), "read file", None),
+        (("read-file", "read_file"), "Read_File_Tool", None),
+        (("read-file", "read_file"), "I will use read file", None),
+        (("Search", "search"), "SEARCH", None),  # any case fits both
+    ],
+)
+def test_resolve_tool_reads_separators_alike_and_never_guesses_between_two(
+    names, written, expected
+):
+    found = resolve_tool(written, named(*names))
+    assert (found.name if found else None) == expected
+
+
 @pytest.mark.parametrize(
     ("name", "tool_input", "expected"),
     [

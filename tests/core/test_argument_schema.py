@@ -110,6 +110,71 @@ def test_an_input_that_breaks_the_schema_is_named_with_its_type_or_values(
     assert all(word in problem for word in words), problem
 
 
+class Line(BaseModel):
+    item: str
+    qty: int
+
+
+def place_order(line: Line, note: str = "") -> str:
+    """Place an order for one line."""
+    return f"placed {line.item}"
+
+
+LINE = {
+    "type": "object",
+    "properties": {"item": {"type": "string"}, "qty": {"type": "integer"}},
+    "required": ["item", "qty"],
+}
+ORDER_SCHEMA = {  # as an MCP server sends a nested object: a `$ref` into `$defs`
+    "type": "object",
+    "properties": {
+        "line": {"$ref": "#/$defs/Line"},
+        "extra": {"type": "array", "items": {"$ref": "#/$defs/Line"}},
+        "rush": {"anyOf": [{"$ref": "#/$defs/Speed"}, {"type": "null"}]},
+    },
+    "required": ["line", "rush"],
+    "$defs": {"Line": LINE, "Speed": {"type": "string", "enum": ["fast", "slow"]}},
+}
+LINE_ROSE = {"item": "rose", "qty": 3}
+
+
+@pytest.mark.parametrize(
+    ("schema", "args", "named"),
+    [
+        (None, {"line": {"item": "rose"}}, "argument line.qty (a JSON integer) is missing"),
+        (None, {"note": "x"}, "argument line (a JSON object) is missing"),
+        (ORDER_SCHEMA, {"line": {"qty": 3}, "rush": None}, "line.item (a JSON string) is missing"),
+        (ORDER_SCHEMA, {"rush": "fast"}, "argument line (a JSON object) is missing"),
+        (ORDER_SCHEMA, {"line": LINE_ROSE}, "argument rush (a JSON string) is missing"),
+        (
+            ORDER_SCHEMA,
+            {"line": LINE_ROSE, "extra": [LINE_ROSE, {"item": "tulip"}], "rush": None},
+            "argument extra.1.qty (a JSON integer) is missing",
+        ),
+    ],
+)
+def test_a_missing_field_is_named_by_its_path_with_its_type(
+    schema: dict[str, Any] | None, args: dict[str, Any], named: str
+) -> None:
+    # Named alone (`qty`, "a JSON any"), a nested field read as a missing top-level argument.
+    order = StructuredTool.from_function(place_order, args_schema=schema)
+    assert named in (argument_problem(order, args) or "")
+    if "line.qty" in named:
+        assert "参数 line.qty（JSON integer）" in (argument_problem(order, args, "zh") or "")
+
+
+def test_a_model_that_adds_the_missing_field_where_it_is_named_runs_the_tool() -> None:
+    replies = [
+        'Action: place_order\nAction Input: {"line": {"item": "rose"}}',
+        'Action: place_order\nAction Input: {"line": {"item": "rose", "qty": 3}}',
+        "Final Answer: ordered",
+    ]
+    order = StructuredTool.from_function(place_order)
+    result = CustomReActAgent(Script(*replies).model, [order]).invoke("Order 3 roses.")
+    (refused, _), (placed, _) = [(obs, step) for step, obs in result["intermediate_steps"]]
+    assert "line.qty" in refused and placed == "placed rose"
+
+
 def test_an_unknown_argument_is_refused_with_the_input_left_without_it() -> None:
     problem = argument_problem(area_tool([]), {"base": 1, "height": 2, "size": 3})
     assert problem is not None and problem.endswith('Action Input: {"base": 1, "height": 2}')
