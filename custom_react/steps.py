@@ -149,7 +149,9 @@ class ToolStep(Record):
             status=status,
             artifact=self.artifact,
         )
-        return [AIMessage(content=self.log, tool_calls=[call], **self.reply_metadata), result]
+        metadata = {**self.reply_metadata.get("response_metadata", {}), REACT_LOG: self.log}
+        carried = {**self.reply_metadata, "response_metadata": metadata}  # the step as written too
+        return [AIMessage(content=self.log, tool_calls=[call], **carried), result]
 
     def exchange(self) -> Exchange:
         """The step as the model reads it again: its reply, then its observation."""

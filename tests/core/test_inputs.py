@@ -272,3 +272,16 @@ def test_a_paused_run_keeps_the_messages_after_its_question(script: Any) -> None
     done = agent.invoke({"resume": paused["state"], "decision": {"approve": True}})
     assert "7006652" in model.prompts[1][-1].text  # the resumed run's prompt still shows it
     assert [m.id for m in done["messages"][:3]] == ["q", "a", "t"]
+
+
+def test_the_run_s_own_steps_handed_back_after_the_question_are_shown_as_written(script, tools):
+    # A graph that loops back to the agent node (no new question) hands it its own earlier
+    # steps: each tool step is read as the model wrote it, its call not written a second time.
+    first = CustomReActAgent(
+        script("Action: calculator\nAction Input: 2 * 3", "Final Answer: 6").model, tools
+    ).invoke("What is 2 * 3?")
+    model = script("Final Answer: still 6")
+    CustomReActAgent(model.model, tools).invoke({"messages": first["messages"]})
+    shown = model.prompts[0][-1].text
+    assert shown.count("2 * 3") == 2  # the question and the Action Input, no JSON call after it
+    assert '"name": "calculator"' not in shown and "Observation: 6" in shown
