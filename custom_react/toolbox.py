@@ -253,7 +253,8 @@ def resolve_tool(name: str, tools: Sequence[BaseTool]) -> BaseTool | None:
     cleaned = _name_key(meant)
     readings = [(str.lower, name), (_name_key, meant), (_name_key, _named_once(meant, tools))]
     for key, written in readings:
-        if fits := [tool for tool in tools if key(tool.name) == key(written)]:
+        wanted = key(written)  # once per reading, not once per tool
+        if fits := [tool for tool in tools if key(tool.name) == wanted]:
             return fits[0] if len(fits) == 1 else None  # two tools read alike: no guess
     if len(cleaned) < _MIN_PREFIX or len(meant.split()) != 1:
         return None

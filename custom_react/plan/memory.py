@@ -182,9 +182,8 @@ def read_paused(
     ):
         raise ValueError("The plan state's 'done' and 'depends_on' do not fit its 'plan'.")
     run = PlanRun(state["question"], read_messages(state.get("chat_history") or [], "chat_history"))
-    asked = read_messages(
-        state.get("asked") or [], "asked"
-    )  # none in a state paused before it was kept
+    # None in a state paused before the question's message was kept.
+    asked = read_messages(state.get("asked") or [], "asked")
     run.asked = asked[0] if asked and isinstance(asked[0], HumanMessage) else None
     run.messages = read_messages(state.get("messages") or [], "messages")
     run.past_steps = [(step, text) for step, text in state["past_steps"]]
