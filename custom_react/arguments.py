@@ -11,7 +11,9 @@ Whether the bound arguments may run is `argument_checks.py`'s; nothing here runs
 from __future__ import annotations
 
 import json
+import math
 import re
+from decimal import Decimal
 from typing import Any
 
 from langchain_core.tools import BaseTool
@@ -186,15 +188,31 @@ def _from_text(value: str, kind: str) -> Any:
     """A text read as the number, boolean, array or object it spells; else the text."""
     text = value.strip()
     if kind in ("integer", "number") and _NUMBER.fullmatch(text):
+        if _INTEGER.fullmatch(text):
+            return _whole_number(text, value)
         number = float(text)
-        if kind == "integer":
-            return int(number) if number.is_integer() else value
-        return int(text) if _INTEGER.fullmatch(text) else number
+        if kind == "number":
+            return number
+        # `5.0` and `1e3` are whole numbers; `1.0000000000000001` is not, though its float is
+        exact = math.isfinite(number) and Decimal(text) == Decimal(number)
+        return int(number) if exact and number.is_integer() else value
     if kind == "boolean" and text.lower() in ("true", "false"):
         return text.lower() == "true"
     if kind in ("array", "object") and text[:1] in "[{":
         return _json(text, value)
     return value
+
+
+def _whole_number(text: str, value: str) -> Any:
+    """The integer `text` spells, every digit kept (never through a float: 2**53 + 1 stays so).
+
+    Python refuses to read an integer of thousands of digits (`sys.set_int_max_str_digits`):
+    that one stays text, for the schema check to refuse.
+    """
+    try:
+        return int(text)
+    except ValueError:
+        return value
 
 
 _PYTHON_TYPES: dict[str, Any] = {

@@ -72,7 +72,14 @@ def repeat(word: str, times: int, loud: bool = False) -> str:
         ('{"a": 1}', {"type": "object"}, {"a": 1}),
         (12, {"type": "string"}, "12"),
         ("12", {"anyOf": [{"type": "integer"}, {"type": "null"}]}, 12),
+        # every digit kept: never read through a float
+        ("9007199254740993", {"type": "integer"}, 9007199254740993),
+        ("18446744073709551617", {"type": "number"}, 18446744073709551617),
+        ("1e3", {"type": "integer"}, 1000),
         # ambiguous or impossible: left for the check to name
+        ("1.0000000000000001", {"type": "integer"}, "1.0000000000000001"),
+        ("1e999999999", {"type": "integer"}, "1e999999999"),
+        ("9" * 5000, {"type": "integer"}, "9" * 5000),
         ("2.5", {"type": "integer"}, "2.5"),
         ("ten", {"type": "integer"}, "ten"),
         ("yes", {"type": "boolean"}, "yes"),
@@ -585,3 +592,38 @@ def test_a_name_given_both_ways_is_not_guessed_between() -> None:
     result = CustomReActAgent(Script(step, "Final Answer: -").model, [tool]).invoke("Weather?")
     ((_, observation),) = result["intermediate_steps"]
     assert asked == [] and "town" in observation
+
+
+@tool
+def delete_user(user_id: int) -> str:
+    """Delete a user."""
+    DELETED.append(user_id)
+    return "deleted"
+
+
+delete_user.metadata = {"requires_approval": True}
+DELETED: list[int] = []
+BIG = 2**53 + 1  # the first integer a float cannot hold
+
+
+def test_a_large_integer_is_approved_and_run_as_written(script: Any) -> None:
+    # Read through a float, 9007199254740993 ran as ...992: another user deleted.
+    DELETED.clear()
+    shown: list[dict[str, Any]] = []
+    model = script(f"Action: delete_user\nAction Input: {BIG}", "Final Answer: done")
+    agent = CustomReActAgent(
+        model.model, [delete_user], approve=lambda name, args: shown.append(args) or True
+    )
+    agent.invoke("Delete that user.")
+    assert shown == [{"user_id": BIG}] and DELETED == [BIG]
+
+
+def test_a_large_integer_a_person_edits_in_runs_as_written(script: Any) -> None:
+    DELETED.clear()
+    model = script("Action: delete_user\nAction Input: 1", "Final Answer: done")
+    paused = CustomReActAgent(model.model, [delete_user], approval="interrupt").invoke("Delete.")
+    assert paused["stop_reason"] == "needs_approval" and DELETED == []
+    assert paused["state"]["pending"]["args"] == {"user_id": 1}
+    agent = CustomReActAgent(model.model, [delete_user], approval="interrupt")
+    agent.invoke({"resume": paused["state"], "decision": {"edit": str(BIG)}})
+    assert DELETED == [BIG]
