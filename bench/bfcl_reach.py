@@ -10,6 +10,9 @@ Two kinds of change, each reaching only the runs whose transcript shows what it 
 - `--kind wrapped-calls`: a tool's call wrapped in code (`toolbox.resolve_call`): a refusal of
   an unknown tool after an action whose input holds a call of one of the case's tools (`Action:
   python`, `Action Input: area(radius=5)`; `print(area(radius=5))`).
+- `--kind example-values`: a call refused for keeping the tool list's example values
+  (`argument_checks.example_values`): a call that ran with one (`amount=0.0` where the question
+  gives no zero). `TextReActMiddleware` does not refuse such a call, so its runs are not listed.
 
 Every other run would read the same replies the same way. This prints, per model and category,
 the cases of our agents (text, XML, JSON, `create_agent_text`) where one shows, as arguments for
@@ -28,7 +31,8 @@ from typing import Any
 
 from langchain_core.tools import BaseTool
 
-from bench.bfcl_cases import cases_by_id, is_multi_turn, newest_runs, recording_tools
+from bench.bfcl_cases import cases_by_id, is_multi_turn, newest_runs, recording_tools, tool_name
+from custom_react.argument_checks import example_values
 from custom_react.compare.runners.fingerprint import reads_our_prompt
 from custom_react.parsing.action_input import parse_action_input
 from custom_react.toolbox import resolve_call
@@ -70,9 +74,24 @@ def _wraps_a_call(run: dict[str, Any]) -> bool:
     return wraps_a_call(run["transcript"], tools)
 
 
+def _keeps_example_values(run: dict[str, Any]) -> bool:
+    """Whether a call that ran kept its tool's example values (not read by the middleware)."""
+    if run["agent"] == "create_agent_text":
+        return False
+    case = cases_by_id(run["category"])[run["id"]]
+    tools = {tool.name: tool for tool in recording_tools(case, [])}
+    for call in run["calls"]:
+        for name, args in call.items():
+            tool = tools.get(tool_name(name))
+            if tool is not None and example_values(tool, args, case.question, []):
+                return True
+    return False
+
+
 KINDS: dict[str, Callable[[dict[str, Any]], bool]] = {
     "inputs": lambda run: reached(run["transcript"]),
     "wrapped-calls": _wraps_a_call,
+    "example-values": _keeps_example_values,
 }
 
 

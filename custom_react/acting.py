@@ -6,8 +6,9 @@ tool is not run, and the Observation says why, when:
 - no tool has the name the model wrote (`unknown_tool`: the message lists the tools);
 - the input names arguments the tool does not have (`invalid_input`: it lists the real ones),
   or breaks the tool's schema otherwise: a type, an enum, a missing argument (`invalid_input`);
-- the input is the tool list's description of one (`placeholder_input`), unless the model writes
-  a call refused so again (`insists`: after reading why, it means it);
+- the input is copied from the tool list (`placeholder_input`): a one-argument tool's description
+  of its input, or the example's placeholder values (`argument_checks.copied_input`), unless the
+  model writes a call refused so again (`insists`: after reading why, it means it);
 - the same (tool, input) already ran and worked (`repeated`: the earlier observation again; a
   tool marked `metadata={"repeatable": True}` is let through, as is every tool with
   `repeated_action="allow"`; a call that failed may be tried again);
@@ -41,7 +42,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
-from custom_react.argument_checks import argument_problem, insists, placeholder_input
+from custom_react.argument_checks import argument_problem, copied_input
 from custom_react.memory import RunMemory
 from custom_react.parsing.action_input import input_text
 from custom_react.pausing.approval import (
@@ -113,8 +114,8 @@ def act(
         return Observed(unknown_tool_message(request.tool, toolbox.tools, language), "unknown_tool")
     if problem := argument_problem(tool, request.args, language):  # names, types, values
         return Observed(problem, "invalid_input")
-    if placeholder_input(tool, request.args) and not insists(request, memory.steps):
-        return Observed(placeholder_input_message(tool, language), "placeholder_input")
+    if not approved and (copied := copied_input(tool, request, memory, language)):
+        return Observed(copied, "placeholder_input")  # the tool list's text, not an input
     earlier, calls = memory.ran_before(tool.name, request.args)
     repeatable = metadata(tool).get("repeatable")
     if earlier is not None and not repeatable and toolbox.options.repeated_action != "allow":
@@ -277,18 +278,6 @@ def unknown_tool_message(name: str, tools: list[BaseTool], language: str = "en")
     """The observation for a tool name that matches nothing."""
     valid = ", ".join(tool.name for tool in tools)
     return message("unknown_tool", language, name=name, valid=valid)
-
-
-def placeholder_input_message(tool: BaseTool, language: str = "en") -> str:
-    """The observation for an input copied from the tool list: write a real one."""
-    (argument,) = tool.args
-    return message(
-        "placeholder_input",
-        language,
-        tool=tool.name,
-        argument=argument,
-        description=tool.description.strip(),
-    )
 
 
 def repeated_action_message(name: str, earlier: str, language: str = "en") -> str:

@@ -3,9 +3,9 @@
 Before a tool runs, the loop's guards (`acting.py`) ask here: `unknown_arguments` names the
 arguments the tool does not have, `argument_problem` says what else breaks the schema (a wrong
 type, a value outside the enum, a missing required argument; the check is the `jsonschema`
-library's; its Observation is made here too), and `placeholder_input` tells an input copied from
-the tool list (its Observation is `acting.py`'s, with its guard), unless the model `insists` on it.
-Binding the input to the
+library's; its Observation is made here too), and `copied_input` tells an input copied from the
+tool list (a one-argument tool's description of its input, `placeholder_input`, or the example's
+placeholder values, `example_values`), unless the model `insists` on it. Binding the input to the
 arguments is `arguments.py`'s; nothing here runs a tool.
 """
 
@@ -14,14 +14,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
 from langchain_core.tools import BaseTool
 
 from custom_react.prompts import message
 from custom_react.steps import Step, ToolStep
-from custom_react.tool_schemas import json_types, tool_schema
+from custom_react.tool_schemas import by_example, input_example, json_types, tool_schema
 
 
 def argument_problem(tool: BaseTool, args: dict[str, Any], language: str = "en") -> str | None:
@@ -130,6 +130,93 @@ _SCHEMA_TYPE = re.compile(
 """A JSON schema's `"type": "string"` (or `('type', 'string')`, as Python prints one)."""
 
 
+class RunSoFar(Protocol):
+    """What the copy check reads of a run (`memory.RunMemory` has both)."""
+
+    @property
+    def question(self) -> str:
+        """The question, where a value the call keeps may be given."""
+
+    @property
+    def steps(self) -> Sequence[Step]:
+        """The steps so far: their Observations may give it too, and a refusal shows insisting."""
+
+
+def copied_input(tool: BaseTool, call: ToolStep, run: RunSoFar, language: str = "en") -> str | None:
+    """The Observation for a call whose input is copied from the tool list, or None to go on.
+
+    Two kinds: the description of a one-argument tool's input (`placeholder_input`), and the
+    placeholder values of the example a tool with several arguments is shown by
+    (`example_values`), where neither the question nor a result gives them. A call refused so
+    that the model writes again goes on (`insists`).
+    """
+    args = call.args
+    if insists(call, run.steps):
+        return None
+    if placeholder_input(tool, args):
+        (argument,) = tool.args
+        description = tool.description.strip()
+        values = {"tool": tool.name, "argument": argument, "description": description}
+        return message("placeholder_input", language, **values)
+    if kept := example_values(tool, args, run.question, run.steps):
+        written = ", ".join(f"{name}={json.dumps(args[name], ensure_ascii=False)}" for name in kept)
+        return message("example_values", language, tool=tool.name, values=written)
+    return None
+
+
+def example_values(
+    tool: BaseTool, args: dict[str, Any], question: str, steps: Sequence[Step]
+) -> list[str]:
+    """The arguments left at the tool list's example value, which nothing so far gives.
+
+    A tool with several arguments is shown by an example whose values are placeholders of their
+    types (`{"amount": 0.0, "to": "..."}`, `tool_schemas.input_example`). Asked what no tool
+    does, a small model copies them and calls a tool anyway (`convert_currency(amount=0.0)`, on
+    BFCL's irrelevance cases); a tool run so answers nothing. A default or an enum's value in the
+    example is a real value, and a zero the question or an Observation writes is meant.
+    """
+    if not by_example(tool):
+        return []
+    kept = [
+        name
+        for name, example in input_example(tool).items()
+        if name in args and _placeholder_kept(args[name], example)
+    ]
+    if kept and any(_numbers_only(args[name]) for name in kept):
+        shown = [question, *(step.observation for step in steps if isinstance(step, ToolStep))]
+        if any(_ZERO.search(text) for text in shown):  # a zero given: the zeros are meant
+            kept = [name for name in kept if not _numbers_only(args[name])]
+    return kept
+
+
+_ZERO = re.compile(r"(?<![\d.,])0+(?:[.,]0+)?(?![\d]|[.,]\d)")
+"""A zero written as a number (`0`, `0.0`), not a digit of another (`10`, `0.5`)."""
+
+
+def _placeholder_kept(value: Any, example: Any) -> bool:
+    """Whether `value` is `example` as the tool list shows it, a placeholder of its type."""
+    if isinstance(value, bool) or isinstance(example, bool):
+        return False  # `false` is as often meant as not
+    if isinstance(example, dict) and example:  # a nested object: every field left so
+        return (
+            isinstance(value, dict)
+            and value.keys() == example.keys()
+            and all(_placeholder_kept(value[key], example[key]) for key in example)
+        )
+    if isinstance(example, (int, float)):
+        return example == 0 and isinstance(value, (int, float)) and value == 0
+    if example == "...":
+        return isinstance(value, str) and value.strip() in ("...", "…")
+    return example in ([], {}) and value == example
+
+
+def _numbers_only(value: Any) -> bool:
+    """Whether a kept placeholder is a zero, or an object of zeros (which a zero given means)."""
+    if isinstance(value, dict):
+        return bool(value) and all(_numbers_only(field) for field in value.values())
+    return isinstance(value, (int, float))
+
+
 def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
     """Whether the model wrote the description of an input instead of one.
 
@@ -152,7 +239,7 @@ def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
 
 
 def insists(call: ToolStep, steps: Sequence[Step]) -> bool:
-    """Whether the run already refused this very call as a placeholder: written again, it runs.
+    """Whether the run already refused this very call as copied: written again, it runs.
 
     An input can equal the argument's name and still be meant (`define(word)`, asked what "word"
     means). The model read why it was refused and wrote the same call again (the same tool and

@@ -17,7 +17,6 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from string import Formatter
-from typing import Any
 
 from langchain_core.messages import SystemMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
@@ -26,7 +25,13 @@ from langchain_core.tools import BaseTool
 
 from custom_react.parsing.markers import MARKERS
 from custom_react.prompts import load_template, message
-from custom_react.tool_schemas import argument_schemas
+from custom_react.tool_schemas import (
+    argument_schemas,
+    by_example,
+    input_example,
+    json_kind,
+    required_arguments,
+)
 
 REQUIRED_VARIABLES = frozenset({"tools", "tool_names"})
 OPTIONAL_VARIABLES = frozenset({"examples", "environment"})
@@ -178,15 +183,6 @@ TEXT_INPUT = InputStyle(
 )
 ARGUMENT_LINE = "    - {name} ({details}){description}"
 """One argument under a tool: its name, JSON type, required or not, default, enum values."""
-PLACEHOLDERS: dict[str, Any] = {
-    "string": "...",
-    "integer": 0,
-    "number": 0.0,
-    "boolean": False,
-    "array": [],
-    "object": {},
-}
-"""The example value of each JSON type: what the model copies has the right type."""
 
 
 def render_tools(tools: Sequence[BaseTool], style: InputStyle = TEXT_INPUT) -> str:
@@ -212,28 +208,19 @@ def describe_input(tool: BaseTool, style: InputStyle = TEXT_INPUT) -> str:
     arguments = argument_schemas(tool)
     if not arguments:
         return style.lead + style.none
-    if len(arguments) == 1:
+    if not by_example(tool):  # one plain argument
         ((name, schema),) = arguments.items()
         kind = json_kind(schema)
-        if style.plain_text_alone and kind == "string" and "enum" not in schema:
+        if style.plain_text_alone and kind == "string":
             return ""
-        by_example = kind == "object" or "enum" in schema  # its fields or values: as several
-        if not by_example:
-            return style.lead + style.one.format(name=name, kind=kind)
+        return style.lead + style.one.format(name=name, kind=kind)
     example = json.dumps(input_example(tool))
     return style.lead + style.several.format(example=example) + "\n" + argument_lines(tool)
 
 
-def input_example(tool: BaseTool) -> dict[str, Any]:
-    """The required arguments (else the first) with a placeholder of the right type each."""
-    arguments = argument_schemas(tool)
-    required = [name for name in _required(tool) if name in arguments] or list(arguments)[:1]
-    return {name: placeholder(arguments[name]) for name in required}
-
-
 def argument_lines(tool: BaseTool) -> str:
     """One line per argument: name, JSON type, required or optional, default, enum, description."""
-    required = set(_required(tool))
+    required = set(required_arguments(tool))
     lines = []
     for name, schema in argument_schemas(tool).items():
         details = [json_kind(schema), "required" if name in required else "optional"]
@@ -247,35 +234,3 @@ def argument_lines(tool: BaseTool) -> str:
             ARGUMENT_LINE.format(name=name, details=", ".join(details), description=description)
         )
     return "\n".join(lines)
-
-
-def placeholder(schema: dict[str, Any]) -> Any:
-    """An argument's example value: its default, else its first enum value, else by its type."""
-    if "default" in schema and schema["default"] is not None:
-        return schema["default"]
-    if schema.get("enum"):
-        return schema["enum"][0]
-    if json_kind(schema) == "object" and schema.get("properties"):  # a nested model: its fields
-        needed = schema.get("required") or list(schema["properties"])
-        return {name: placeholder(schema["properties"][name]) for name in needed}
-    return PLACEHOLDERS.get(json_kind(schema), "...")
-
-
-def json_kind(schema: dict[str, Any]) -> str:
-    """An argument's JSON type as the tool list names it (`Optional[int]`: integer)."""
-    kind = schema.get("type")
-    if kind is None:  # Optional[int] and the like: the first type that is not null
-        kinds = [
-            member.get("type") for member in schema.get("anyOf", []) if isinstance(member, dict)
-        ]
-        kind = next((k for k in kinds if k not in (None, "null")), "string")
-    return kind if isinstance(kind, str) else "/".join(kind)
-
-
-def _required(tool: BaseTool) -> list[str]:
-    schema = tool.args_schema
-    if isinstance(schema, dict):
-        return list(schema.get("required", []))
-    if schema is not None and hasattr(schema, "model_json_schema"):
-        return list(schema.model_json_schema().get("required", []))
-    return list(tool.args)

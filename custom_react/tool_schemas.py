@@ -5,7 +5,9 @@ schema by the name the model writes (a pydantic field's alias, `field_aliases`; 
 or an enum's `$ref` resolved), `input_schema` the JSON schema of what the model writes (injected
 arguments left out), which a `jsonschema` validator checks; `other_names` the other names the
 tool reads an argument by, which binding turns into the one shown; `json_types` reads the types a
-schema allows (a `$ref` resolved in the schema it points into). The tool list (`prompt.py`),
+schema allows (a `$ref` resolved in the schema it points into); `input_example` is the input the
+tool list shows a tool by (`by_example`), each value a placeholder of its type. The tool list
+(`prompt.py`),
 binding (`arguments.py`) and the checks (`argument_checks.py`) all read a tool's arguments here,
 so they agree on every name.
 """
@@ -157,3 +159,67 @@ def json_types(schema: dict[str, Any], root: dict[str, Any] | None = None) -> li
     for member in schema.get("anyOf", []) or schema.get("oneOf", []):
         found += json_types(member, root) if isinstance(member, dict) else []
     return [kind for kind in dict.fromkeys(found) if kind != "null"]
+
+
+PLACEHOLDERS: dict[str, Any] = {
+    "string": "...",
+    "integer": 0,
+    "number": 0.0,
+    "boolean": False,
+    "array": [],
+    "object": {},
+}
+"""The example value of each JSON type: what the model copies has the right type."""
+
+
+def by_example(tool: BaseTool) -> bool:
+    """Whether the tool list shows the tool's input by an example (`input_example`).
+
+    It does for several arguments, and for one that is an object (the example shows its fields)
+    or takes one of set values; one plain argument is shown by its name and type, or not at all.
+    """
+    arguments = argument_schemas(tool)
+    one = next(iter(arguments.values()), {})
+    return len(arguments) > 1 or "enum" in one or json_kind(one) == "object"
+
+
+def input_example(tool: BaseTool) -> dict[str, Any]:
+    """The required arguments (else the first) with a placeholder of the right type each."""
+    arguments = argument_schemas(tool)
+    required = [name for name in required_arguments(tool) if name in arguments] or list(arguments)[
+        :1
+    ]
+    return {name: placeholder(arguments[name]) for name in required}
+
+
+def placeholder(schema: dict[str, Any]) -> Any:
+    """An argument's example value: its default, else its first enum value, else by its type."""
+    if "default" in schema and schema["default"] is not None:
+        return schema["default"]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    if json_kind(schema) == "object" and schema.get("properties"):  # a nested model: its fields
+        needed = schema.get("required") or list(schema["properties"])
+        return {name: placeholder(schema["properties"][name]) for name in needed}
+    return PLACEHOLDERS.get(json_kind(schema), "...")
+
+
+def json_kind(schema: dict[str, Any]) -> str:
+    """An argument's JSON type as the tool list names it (`Optional[int]`: integer)."""
+    kind = schema.get("type")
+    if kind is None:  # Optional[int] and the like: the first type that is not null
+        kinds = [
+            member.get("type") for member in schema.get("anyOf", []) if isinstance(member, dict)
+        ]
+        kind = next((k for k in kinds if k not in (None, "null")), "string")
+    return kind if isinstance(kind, str) else "/".join(kind)
+
+
+def required_arguments(tool: BaseTool) -> list[str]:
+    """The names of the arguments the tool requires (every one, for a tool with no schema)."""
+    schema = tool.args_schema
+    if isinstance(schema, dict):
+        return list(schema.get("required", []))
+    if schema is not None and hasattr(schema, "model_json_schema"):
+        return list(schema.model_json_schema().get("required", []))
+    return list(tool.args)

@@ -28,9 +28,9 @@ from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_respo
 from custom_react.parsing.action import read_action
 from custom_react.parsing.thinking import strip_think
 from custom_react.parsing.tool_name import names_no_tool
-from custom_react.prompt import argument_lines, input_example, json_kind
+from custom_react.prompt import argument_lines
 from custom_react.prompts import message
-from custom_react.tool_schemas import argument_schemas
+from custom_react.tool_schemas import argument_schemas, by_example, input_example
 
 _TAG = re.compile(
     r"<(?P<close>/?+)[ \t]*+(?P<name>question|thoughts?+|action[ _-]?+input|action|tool_call"
@@ -160,9 +160,7 @@ def render_tool_signatures(tools: Sequence[BaseTool]) -> str:
     """
     lines = []
     for tool in tools:
-        arguments = argument_schemas(tool)
-        one = next(iter(arguments.values()), {})
-        several = len(arguments) > 1 or "enum" in one or json_kind(one) == "object"
+        several = by_example(tool)
         call = example_call(tool) if several else _signature(tool)
         lines.append(f"- {tool.name}({call}): {tool.description.strip()}")
         if several:
