@@ -83,12 +83,14 @@ def _missing_message(
 def unknown_arguments(tool: BaseTool, args: dict[str, Any]) -> list[str]:
     """The argument names in `args` that the tool's schema does not have.
 
-    None for a tool that takes any (no schema, or extra arguments allowed).
+    None for a tool that takes any (no schema, or extra arguments allowed), but one argument
+    given twice, by the name shown and by another name the tool reads it by (`also_named`): the
+    tool would run one of the two values, and a person approving the call cannot tell which.
     """
-    known = tool_schema(tool).args
-    if not known or _takes_any(tool):
-        return []
-    return [name for name in args if name not in known]
+    schema = tool_schema(tool)
+    if not schema.args or _takes_any(tool):
+        return [name for name in args if schema.also_named.get(name) in args]
+    return [name for name in args if name not in schema.args]
 
 
 def unknown_arguments_message(

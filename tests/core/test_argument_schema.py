@@ -627,3 +627,33 @@ def test_a_large_integer_a_person_edits_in_runs_as_written(script: Any) -> None:
     agent = CustomReActAgent(model.model, [delete_user], approval="interrupt")
     agent.invoke({"resume": paused["state"], "decision": {"edit": str(BIG)}})
     assert DELETED == [BIG]
+
+
+class Deploy(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    target: str = Field(alias="dest")
+
+
+@pytest.mark.parametrize(
+    "written", [{"target": "prod", "dest": "staging"}, {"dest": "a", "target": "b"}]
+)
+def test_an_argument_given_by_both_its_names_is_refused_though_extras_are_allowed(
+    script: Any, written: dict[str, str]
+) -> None:
+    # Both keys reached the approver and the tool ran one of them: which, the person could not see.
+    ran: list[dict[str, Any]] = []
+    deploy = StructuredTool.from_function(
+        func=lambda **args: ran.append(args) or "deployed",
+        name="deploy",
+        description="Deploy.",
+        args_schema=Deploy,
+    )
+    model = script(f"Action: deploy\nAction Input: {json.dumps(written)}", "Final Answer: no")
+    result = CustomReActAgent(model.model, [deploy], approve=lambda name, args: True).invoke("Go")
+    ((_, observation),) = result["intermediate_steps"]
+    assert ran == [] and "target" in observation
+    one_name = script(
+        'Action: deploy\nAction Input: {"target": "prod", "note": "x"}', "Final Answer: ok"
+    )
+    CustomReActAgent(one_name.model, [deploy], approve=lambda name, args: True).invoke("Go")
+    assert len(ran) == 1  # one name and an extra argument: it runs
