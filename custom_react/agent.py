@@ -82,7 +82,8 @@ class CustomReActAgent(StepRunnable):
         run = open_run(
             agent_input, self.store, self.format.render_observation, config, self.settings.state_key
         )
-        model = ModelCaller(self.llm, config, self.stop, stream_tokens, self.settings.model_retries)
+        retries = self.settings.model_retries
+        model = ModelCaller(self.llm, config, self.stop, stream_tokens, retries, self.format.parse)
         ending = yield from self._react(run, model, config)
         yield RunFinished(run.finish(ending))  # every run ends here, with its result
 
@@ -132,8 +133,7 @@ class CustomReActAgent(StepRunnable):
         try:
             observed = yield from act(request, tool, self.toolbox, run, config)
         except ApprovalPause as pause:
-            # The tool (or a sub-agent it runs) needs a person's approval: the run ends here,
-            # resumable with their decision.
+            # The tool (or a sub-agent it runs) needs a person's approval: the run ends, resumable.
             yield ApprovalRequested(pause.call, run.run_id)
             return run.paused(pause.pending, self.language)
         return (yield from self._observe(request, observed, run))
