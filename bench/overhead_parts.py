@@ -50,7 +50,9 @@ PARTS: dict[str, list[tuple[str, Any]]] = {
     "the prompt": [
         (
             "custom_react.agent.CustomReActAgent._prompt",
-            lambda self, run, steps, history, note="", unfinished="": [HumanMessage(run.question)],
+            lambda self, run, steps, history, handed, note="", unfinished="": [
+                HumanMessage(run.question)
+            ],
         ),
     ],
     "the result's messages": [("custom_react.memory.to_messages", lambda steps, observe: [])],

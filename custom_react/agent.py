@@ -60,7 +60,7 @@ from custom_react.running.chat_model import chat_model
 from custom_react.running.inputs import AgentInput, with_input_system
 from custom_react.running.model_call import ModelCaller, ModelFailure, was_cut_off
 from custom_react.running.runnable import StepRunnable
-from custom_react.running.token_budget import PromptBudget
+from custom_react.running.token_budget import PromptBudget, Shown
 from custom_react.scratchpad import readable_history, render_scratchpad
 from custom_react.settings import AgentSettings, Approve, Check, FormatName, RunStore
 from custom_react.steps import AnswerRejected, FinalAnswerEvent, ParseFailure, Step, ToolStep
@@ -82,7 +82,8 @@ class CustomReActAgent(StepRunnable):
         run = open_run(
             agent_input, self.store, self.format.render_observation, config, self.settings.state_key
         )
-        model = ModelCaller(self.llm, config, self.stop, stream_tokens, self.settings.model_retries)
+        retries = self.settings.model_retries
+        model = ModelCaller(self.llm, config, self.stop, stream_tokens, retries, self.format.parse)
         ending = yield from self._react(run, model, config)
         yield RunFinished(run.finish(ending))  # every run ends here, with its result
 
@@ -132,8 +133,7 @@ class CustomReActAgent(StepRunnable):
         try:
             observed = yield from act(request, tool, self.toolbox, run, config)
         except ApprovalPause as pause:
-            # The tool (or a sub-agent it runs) needs a person's approval: the run ends here,
-            # resumable with their decision.
+            # The tool (or a sub-agent it runs) needs a person's approval: the run ends, resumable.
             yield ApprovalRequested(pause.call, run.run_id)
             return run.paused(pause.pending, self.language)
         return (yield from self._observe(request, observed, run))
@@ -182,11 +182,10 @@ class CustomReActAgent(StepRunnable):
         After `unfinished` (a reply that stopped after its Thought) the model goes on from it.
         """
         build = partial(self._prompt, run, note=note, unfinished=unfinished)
-        steps: Sequence[Step] = run.steps
-        history: Sequence[BaseMessage] = run.chat_history
+        shown = Shown(run.steps, run.chat_history, run.handed)
         if self.budget is not None:  # what does not fit goes: old conversation, old observations
-            steps, history = self.budget.fit(steps, history, build)
-        reply = yield from model.reply(build(steps, history=history), unfinished=unfinished)
+            shown = self.budget.fit(shown, build)
+        reply = yield from model.reply(build(*shown), unfinished=unfinished)
         run.heard(reply)
         return reply
 
@@ -195,12 +194,13 @@ class CustomReActAgent(StepRunnable):
         run: RunMemory,
         steps: Sequence[Step],
         history: Sequence[BaseMessage],
+        handed: Sequence[BaseMessage],
         note: str = "",
         unfinished: str = "",
     ) -> list[BaseMessage]:
         """The messages the model reads: system prompt (with the input's), history, question, steps."""
         scratchpad = render_scratchpad(
-            steps, self.format.render_observation, self.format.cue, note, unfinished, run.handed
+            steps, self.format.render_observation, self.format.cue, note, unfinished, handed
         )
         messages = self.prompt.format_messages(
             input=run.question, chat_history=readable_history(history), agent_scratchpad=scratchpad

@@ -155,6 +155,11 @@ class AgentResult:
     checks_failed: list[str] = field(default_factory=list)
     """The `final_answer_checks` the returned answer still failed, once retries ran out."""
 
+    @property
+    def answered(self) -> bool:
+        """The run ended with an answer: a final answer, or one generated at a limit."""
+        return not self.error and self.stop_reason != "needs_approval"
+
     def to_dict(self) -> dict[str, Any]:
         """The output dict, keyed like `AgentExecutor(return_intermediate_steps=True)` plus extras."""
         return {item.name: getattr(self, item.name) for item in fields(self)}

@@ -118,7 +118,7 @@ class AgentSettings:
     """Print a live transcript to the console, for every way of running."""
     max_prompt_tokens: int | None = None
     """Most tokens in one prompt: a thread's oldest turns go first, then older observations are
-    shortened (`running/token_budget.py`). None:
+    shortened, a tool result handed in after the question first (`running/token_budget.py`). None:
     the model's `metadata["context_window"]` minus room for its reply, when it has one (the
     bundled local model does), else no budget."""
     max_tokens_per_run: int | None = None

@@ -160,24 +160,24 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         in `CustomReActAgent`: the parser cuts made-up observations itself.
         """
         try:
-            return as_reply(handler(request).result[-1])
+            return as_reply(handler(request).result[-1], self.step_format.parse)
         except Exception as error:
             if not (self.send_stop and rejects_stop(error)):
                 raise
         self.send_stop = False
-        return as_reply(handler(without_stop(request)).result[-1])
+        return as_reply(handler(without_stop(request)).result[-1], self.step_format.parse)
 
     async def aask(
         self, handler: Callable[[ModelRequest], Awaitable[ModelResponse]], request: ModelRequest
     ) -> AIMessage:
         """`ask` under `ainvoke` / `astream`."""
         try:
-            return as_reply((await handler(request)).result[-1])
+            return as_reply((await handler(request)).result[-1], self.step_format.parse)
         except Exception as error:
             if not (self.send_stop and rejects_stop(error)):
                 raise
         self.send_stop = False
-        return as_reply((await handler(without_stop(request))).result[-1])
+        return as_reply((await handler(without_stop(request))).result[-1], self.step_format.parse)
 
     def stopped_after_thought(self, reply: AIMessage) -> bool:
         """Whether the reply is a Thought and nothing after it, not cut off (as in `agent.py`)."""

@@ -9,7 +9,8 @@ journal, a 30 s busy timeout), so runs in threads or an `abatch` can share one f
 carries its format version: a file of format 3 (before the records kept a tool's artifact and
 what a reply carried) or 4 (before a state kept the question's message) is read, those fields at
 their defaults, and marked format 5; a file of another format is refused with a clear message,
-never misread. Standard library only.
+never misread. A file from before runs were marked `answered` gets the column, its runs that
+ended with a final answer marked. Standard library only.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS runs (
     run_id TEXT PRIMARY KEY, question TEXT NOT NULL, created REAL NOT NULL,
-    stop_reason TEXT, output TEXT, state TEXT NOT NULL
+    stop_reason TEXT, output TEXT, state TEXT NOT NULL, answered INTEGER
 );
 CREATE TABLE IF NOT EXISTS steps (
     run_id TEXT NOT NULL, position INTEGER NOT NULL, step TEXT NOT NULL,
@@ -67,6 +68,14 @@ class RunInfo:
     created: float
 
 
+def _add_answered(db: sqlite3.Connection) -> None:
+    """Give a file from before the `answered` column the column; its final answers marked."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
+    if "answered" not in columns:
+        db.execute("ALTER TABLE runs ADD COLUMN answered INTEGER")
+        db.execute("UPDATE runs SET answered = (stop_reason = 'final_answer')")
+
+
 class SQLiteStore:
     """A checkpoint store in one SQLite file (created on first use)."""
 
@@ -94,6 +103,7 @@ class SQLiteStore:
                     )
                 db.execute("PRAGMA journal_mode=WAL")  # kept by the file: set once, not per write
                 db.executescript(_SCHEMA)
+                _add_answered(db)
                 db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (str(STATE_VERSION),))
                 (found,) = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
                 if found in {str(version) for version in READS_VERSIONS}:  # format 5 from now on
@@ -183,12 +193,13 @@ class SQLiteStore:
         """Write how the run ended; a paused run keeps its state (with the pending call)."""
         with self._connect() as db:
             db.execute(
-                "UPDATE runs SET stop_reason = ?, output = ?, "
+                "UPDATE runs SET stop_reason = ?, output = ?, answered = ?, "
                 "state = COALESCE(?, json_set(state, '$.pending', NULL)) "
                 "WHERE run_id = ?",
                 (
                     result.stop_reason,
                     result.output,
+                    result.answered,
                     json.dumps(result.state, ensure_ascii=False) if result.state else None,
                     run_id,
                 ),
@@ -212,11 +223,14 @@ class SQLiteStore:
         return {**state, "steps": [json.loads(step) for (step,) in steps]}
 
     def history(self, thread_id: str) -> list[tuple[str, str]]:
-        """The (question, answer) of each run of the thread that ended with its answer, in order."""
+        """The (question, answer) of each run of the thread that ended with an answer, in order.
+
+        An answer generated at a limit (`early_stopping_method="generate"`) is one too.
+        """
         with self._connect() as db:
             rows = db.execute(
                 "SELECT question, output FROM runs WHERE json_extract(state, '$.thread_id') = ? "
-                "AND stop_reason = 'final_answer' ORDER BY created, rowid",
+                "AND answered ORDER BY created, rowid",
                 (thread_id,),
             ).fetchall()
         return [(question, output) for question, output in rows]

@@ -54,7 +54,10 @@ class RunStore(Protocol):
         """The run's state, as `run_state` wrote it, with every step written so far."""
 
     def history(self, thread_id: str) -> list[tuple[str, str]]:
-        """The (question, answer) of every run of the thread that ended with its answer, in order."""
+        """The (question, answer) of every run of the thread that ended with an answer, in order.
+
+        An answer generated at a limit (`early_stopping_method="generate"`) is one too.
+        """
 
 
 class MemoryStore:
@@ -74,7 +77,12 @@ class MemoryStore:
         """Register a run (and the steps it already has); a known run is left as it is."""
         with self._lock:
             if run_id not in self._runs:
-                self._runs[run_id] = {"state": _copy(state), "stop_reason": None, "output": None}
+                self._runs[run_id] = {
+                    "state": _copy(state),
+                    "stop_reason": None,
+                    "output": None,
+                    "answered": False,
+                }
                 self._steps[run_id] = dict(enumerate(_copy(state["steps"])))
 
     def add_step(self, run_id: str, index: int, step: dict[str, Any]) -> None:
@@ -109,6 +117,7 @@ class MemoryStore:
             )
             run["stop_reason"] = result.stop_reason
             run["output"] = result.output
+            run["answered"] = result.answered
 
     def load(self, run_id: str) -> dict[str, Any]:
         """The run's state with every step written so far.
@@ -124,13 +133,15 @@ class MemoryStore:
             return state
 
     def history(self, thread_id: str) -> list[tuple[str, str]]:
-        """The (question, answer) of every run of the thread that ended with its answer, in order."""
+        """The (question, answer) of every run of the thread that ended with an answer, in order.
+
+        An answer generated at a limit (`early_stopping_method="generate"`) is one too.
+        """
         with self._lock:
             return [
                 (run["state"]["question"], run["output"])
                 for run in self._runs.values()
-                if run["state"].get("thread_id") == thread_id
-                and run["stop_reason"] == "final_answer"
+                if run["state"].get("thread_id") == thread_id and run["answered"]
             ]
 
 

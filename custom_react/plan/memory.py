@@ -5,11 +5,14 @@
 the executor's own messages), keeps the past steps as `(step, result)` pairs -- the `past_steps` of
 the plan-and-execute literature -- and closes the run as a `PlanResult`. A run whose step waits
 for a person's approval is written as JSON (`paused_state`) and read back to resume it
-(`read_paused`). It decides nothing: the loop in `agent.py` does.
+(`read_paused`). Every message it records has an id, kept in the paused state, so a resumed run
+gives back each earlier message with the id it had (a LangGraph graph merging by id holds it
+once). It decides nothing: the loop in `agent.py` does.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
@@ -48,7 +51,7 @@ class PlanRun(BaseRun):
 
     def add_reply(self, stage: str, reply: BaseMessage) -> None:
         """Record a planner or replanner reply (named after its stage) and its token usage."""
-        self.messages.append(AIMessage(content=reply.text, name=stage))
+        self.messages.append(AIMessage(content=reply.text, name=stage, id=reply.id or new_id()))
         self.count_usage(reply)
 
     def answered(self, response: FinalResponse) -> FinalResponse:
@@ -59,21 +62,24 @@ class PlanRun(BaseRun):
         """
         reply = self.messages[-1]
         metadata = {**reply.response_metadata, REACT_LOG: reply.text}
-        self.messages[-1] = AIMessage(response.output, name=reply.name, response_metadata=metadata)
+        self.messages[-1] = AIMessage(
+            response.output, name=reply.name, id=reply.id, response_metadata=metadata
+        )
         return response
 
     def add_parse_failure(self, error: str) -> None:
         """Record the format error the planner or replanner will read."""
-        self.messages.append(HumanMessage(content=error))
+        self.messages.append(HumanMessage(content=error, id=new_id()))
 
     def add_step(self, step: str, text: str, result: AgentResult | None) -> None:
         """Record an executed step: its result text and, when it ran to the end, its executor run."""
         self.past_steps.append((step, text))
         if result is None:  # the executor raised: only the error is known
-            self.messages.append(AIMessage(content=text, name="executor"))
+            self.messages.append(AIMessage(content=text, name="executor", id=new_id()))
             return
         # The input's system messages the executor read are not the step's; the run keeps its own.
-        self.messages += [m for m in result.messages if not isinstance(m, SystemMessage)]
+        made = with_ids(result.messages, result.run_id or new_id())
+        self.messages += [m for m in made if not isinstance(m, SystemMessage)]
         self.intermediate_steps += result.intermediate_steps
         if result.usage:
             self.usage = add_usage(self.usage, cast(UsageMetadata, result.usage))
@@ -115,6 +121,23 @@ class PlanRun(BaseRun):
         # The waiting step's tokens are spent too (its own paused run keeps them for the resume).
         spent = add_usage(self.usage, cast(UsageMetadata, self.waiting.usage or None))
         return replace(result, usage=dict(spent or {}))
+
+
+def new_id() -> str:
+    """An id for a message the run makes itself (kept in its state from then on)."""
+    return str(uuid.uuid4())
+
+
+def with_ids(messages: Sequence[BaseMessage], run_id: str) -> list[BaseMessage]:
+    """The executor run's messages, one without an id given `run_id-n` (n: its place).
+
+    The same before a pause and after its resume: the run keeps its id, and the messages made
+    before the pause keep their places.
+    """
+    return [
+        message if message.id else message.model_copy(update={"id": f"{run_id}-{number}"})
+        for number, message in enumerate(messages)
+    ]
 
 
 PLAN_STATE = "plan_and_execute"

@@ -17,7 +17,7 @@ caught here.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, cast
@@ -29,6 +29,7 @@ from langchain_core.messages import message_chunk_to_message as whole_message
 from langchain_core.runnables import RunnableConfig
 
 from custom_react.events import ReplyToken
+from custom_react.parser import Action, FinalAnswer, ParseError
 from custom_react.running.calls import (
     Call,
     Loop,
@@ -40,6 +41,8 @@ from custom_react.running.calls import (
 from custom_react.scratchpad import written_call
 from custom_react.steps import ReplyMetadata
 
+Reads = Callable[[str, str], Action | FinalAnswer]
+"""A step format's parse: (reply text, language) to its step."""
 BUGS = (
     TypeError,
     AttributeError,
@@ -71,6 +74,8 @@ class ModelCaller:
     stream_tokens: bool = False
     """Call `llm.stream` and yield a `ReplyToken` for each piece of the reply."""
     retries: int = 2
+    reads: Reads | None = None
+    """The step format's parse: a reply's own step outranks its provider calls (`as_reply`)."""
     backoff: float = 1.0
     """Seconds before the first retry; doubled for each next one."""
     send_stop: bool = True
@@ -113,21 +118,22 @@ class ModelCaller:
                 if self.stream_tokens:  # what was shown of the failed reply is dropped
                     yield ReplyToken("", restart=True)
                 continue
-            reply = as_reply(reply)
+            reply = as_reply(reply, self.reads)
             return continued(unfinished, reply) if unfinished else reply
 
 
-def as_reply(reply: object) -> AIMessage:
+def as_reply(reply: object, reads: Reads | None = None) -> AIMessage:
     """The model's reply as an `AIMessage`, whatever shape the model gave it in.
 
-    A message's content (a native tool call written into it: `calls_as_text`); the text a
-    completion model (`BaseLLM`) or a chain ending in `StrOutputParser` returns.
+    A message's content (a native tool call written into it: `calls_as_text`, with `reads` the
+    step format's parse); the text a completion model (`BaseLLM`) or a chain ending in
+    `StrOutputParser` returns.
 
     Raises:
         TypeError: Something else came back: what the agent needs from the model instead.
     """
     if isinstance(reply, AIMessage):
-        return calls_as_text(reply) if reply.tool_calls else reply
+        return calls_as_text(reply, reads) if reply.tool_calls else reply
     if isinstance(reply, BaseMessage):
         return AIMessage(content=reply.content)
     if isinstance(reply, str):
@@ -138,16 +144,35 @@ def as_reply(reply: object) -> AIMessage:
     )
 
 
-def calls_as_text(reply: AIMessage) -> AIMessage:
+def calls_as_text(reply: AIMessage, reads: Reads | None = None) -> AIMessage:
     """A reply with a native tool call (a model bound to tools) as text.
 
     Its first call is written after its words as the JSON call every step format reads
     (`scratchpad.written_call`): the loop runs one step per reply, and never sends the
-    model provider tool calls.
+    model provider tool calls. Words that hold a step of their own (`holds_own_step`, read
+    with `reads`) are the reply as they are: the first step wins, and the call is not read
+    into their Action Input or answer, a text the model never wrote whole.
     """
     first = reply.tool_calls[0]
     text = f"{reply.text.rstrip()}\n{written_call(first['name'], first['args'])}".lstrip()
+    if reads is not None and holds_own_step(reply.text, text, reads):
+        text = reply.text
     return reply.model_copy(update={"content": text, "tool_calls": [], "tool_call_chunks": []})
+
+
+def holds_own_step(words: str, with_call: str, reads: Reads) -> bool:
+    """Whether `words` hold a step that the call written after them would only lengthen.
+
+    So an Action or a Final Answer; not a Thought alone, nor prose, which the call makes a step.
+    """
+    try:
+        own = reads(words, "en")
+    except ParseError:
+        return False
+    try:
+        return type(reads(with_call, "en")) is type(own)
+    except ParseError:
+        return True
 
 
 def reply_metadata(reply: AIMessage) -> ReplyMetadata:

@@ -1,10 +1,12 @@
 """Keep every prompt within a token budget: old conversation turns go first, then old observations.
 
-`PromptBudget.of(llm, max_prompt_tokens).fit(steps, history, build)` returns the steps and the chat
-history to show the model so that the prompt `build(steps)` stays within `budget` tokens: the
-system prompt, the question and the newest step stay whole; a thread's oldest turns are left out
-first, then older observations are cut, oldest first, each with a visible marker that says what
-was cut and where the full text is. A step and its observation are never separated. The run's
+`PromptBudget.of(llm, max_prompt_tokens).fit(Shown(steps, history, handed), build)` returns the
+steps, the chat history and the messages handed in after the question to show the model so that
+the prompt `build(steps, history, handed)` stays within `budget` tokens: the system prompt, the
+question and the newest step stay whole; a thread's oldest turns are left out first, then older
+observations are cut, oldest first, each with a visible marker that says what was cut and where
+the full text is. A tool result handed in after the question (`RunInput.handed`) is older than
+every step of the run: it is cut first. A step and its observation are never separated. The run's
 history (`result["messages"]`, `intermediate_steps`) keeps every observation in full.
 
 Tokens are counted by `tokens.TokenCounter`: the model's own counter, or a generous estimate.
@@ -22,19 +24,33 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
+from typing import NamedTuple
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 
 from custom_react.prompts import load_messages
 from custom_react.running.first_fit import first_fit
 from custom_react.running.tokens import TokenCounter, prompt_budget
 from custom_react.steps import Step, ToolStep
 
-Build = Callable[[Sequence[Step]], list[BaseMessage]]
-"""Writes the prompt for the given steps."""
+Entry = Step | BaseMessage
+"""What the scratchpad shows: a step of the run, or a message handed in after the question."""
+Build = Callable[[Sequence[Entry]], list[BaseMessage]]
+"""Writes the prompt for the given steps (and handed messages)."""
 BuildWith = Callable[..., list[BaseMessage]]
-"""Writes the prompt for the given steps and `history` (the chat history)."""
+"""Writes the prompt for the given steps, `history` (the chat history) and `handed`."""
+Observed = ToolStep | ToolMessage
+"""What has an observation to shorten: a tool step, or a tool result handed in."""
+
+
+class Shown(NamedTuple):
+    """What one prompt shows: the run's steps, the chat history, the messages handed in."""
+
+    steps: Sequence[Step]
+    history: Sequence[BaseMessage]
+    handed: Sequence[BaseMessage] = ()
+
 
 KEEP_WHOLE = 1
 """How many of the newest tool steps are never shortened."""
@@ -69,33 +85,51 @@ class PromptBudget:
         limit = max_prompt_tokens or prompt_budget(llm)
         return None if limit is None else cls(llm, limit, language)
 
-    def fit(
-        self, steps: Sequence[Step], history: Sequence[BaseMessage], build: BuildWith
-    ) -> tuple[list[Step], list[BaseMessage]]:
-        """The steps and the chat history to show so that `build(steps, history)` fits.
+    def fit(self, shown: Shown, build: BuildWith) -> Shown:
+        """What to show so that `build(steps, history, handed)` fits.
 
         The oldest turns of the history (a thread's earlier questions and answers) are left out
         first, a question with its answer: what this run found outranks an old conversation.
-        Then older observations are shortened (`fit_steps`), and the room that frees is given
-        back to the newest turns that fit (the question may need them: "where I live").
+        Then older observations are shortened (`fit_steps`; the handed results first), and the
+        room that frees is given back to the newest turns that fit (the question may need them:
+        "where I live"). A handed message is never changed: it is shown as a shortened copy.
         """
-        kept, total = fit_history(steps, history, build, self.limit, self.count)
+        entries = [*shown.handed, *shown.steps]
+        with_handed = partial(build, handed=shown.handed)
+        kept, total = fit_history(shown.steps, shown.history, with_handed, self.limit, self.count)
         if self.count.use_model != self.counted_by_model:  # the model's counter failed
             self.costs = StepCosts(self.marker)
             self.counted_by_model = self.count.use_model
-        self.costs.keep_only(steps)
-        shown = fit_steps(
-            steps,
-            partial(build, history=kept),
-            self.limit,
-            self.count,
-            self.marker,
-            costs=self.costs,
-            total=total,
+        self.costs.keep_only(entries)
+        fitted = split(
+            fit_steps(
+                entries,
+                lambda some: build(*split(some)._replace(history=kept)),
+                self.limit,
+                self.count,
+                self.marker,
+                costs=self.costs,
+                total=total,
+            )
         )
-        if shown != list(steps) and len(kept) < len(history):  # shortened: room for newer turns?
-            kept, _ = fit_history(shown, history, build, self.limit, self.count)
-        return shown, kept
+        if [*fitted.handed, *fitted.steps] != entries and len(kept) < len(shown.history):
+            with_handed = partial(build, handed=fitted.handed)  # shortened: room for newer turns?
+            kept, _ = fit_history(fitted.steps, shown.history, with_handed, self.limit, self.count)
+        return fitted._replace(history=kept)
+
+
+def split(entries: Sequence[Entry]) -> Shown:
+    """The entries as steps and handed messages (no history)."""
+    steps = [entry for entry in entries if not isinstance(entry, BaseMessage)]
+    handed = [entry for entry in entries if isinstance(entry, BaseMessage)]
+    return Shown(steps, [], handed)
+
+
+def shortenable(entries: Sequence[Entry]) -> list[tuple[int, Observed]]:
+    """The observations to shorten, with where they are: handed tool results, older tool steps."""
+    handed = [(i, entry) for i, entry in enumerate(entries) if isinstance(entry, ToolMessage)]
+    steps = [(i, entry) for i, entry in enumerate(entries) if isinstance(entry, ToolStep)]
+    return [*handed, *steps[:-KEEP_WHOLE]]
 
 
 SPARE_ENTRIES = 64
@@ -103,7 +137,7 @@ SPARE_ENTRIES = 64
 
 
 class StepCosts:
-    """Each tool step's shortened versions (`SHORT_CHARS`) and the tokens each one adds.
+    """Each tool step's (or handed result's) shortened versions and the tokens each one adds.
 
     Measured once a step: the prompt of that step alone is counted as written, cut to 300
     characters and cut to the marker; the differences are what each shortening changes in any
@@ -115,11 +149,11 @@ class StepCosts:
     def __init__(self, marker: str = MARKER) -> None:
         """No step measured yet; shortened steps carry `marker`."""
         self.marker = marker
-        self.entries: dict[int, tuple[ToolStep, tuple[ToolStep, ...], tuple[int, ...]]] = {}
+        self.entries: dict[int, tuple[Observed, tuple[Observed, ...], tuple[int, ...]]] = {}
 
     def of(
-        self, step: ToolStep, build: Build, count: Callable[[Sequence[BaseMessage]], int]
-    ) -> tuple[tuple[ToolStep, ...], tuple[int, ...]]:
+        self, step: Observed, build: Build, count: Callable[[Sequence[BaseMessage]], int]
+    ) -> tuple[tuple[Observed, ...], tuple[int, ...]]:
         """The step shortened in each round, and what each round adds to the prompt's tokens."""
         entry = self.entries.get(id(step))
         if entry is not None and entry[0] is step:
@@ -140,7 +174,7 @@ class StepCosts:
         self.entries[id(step)] = (step, versions, deltas)
         return versions, deltas
 
-    def keep_only(self, steps: Sequence[Step]) -> None:
+    def keep_only(self, steps: Sequence[Entry]) -> None:
         """Forget the steps not in `steps` once many are kept (finished runs' steps)."""
         entries = self.entries
         if len(entries) <= 2 * len(steps) + SPARE_ENTRIES:
@@ -201,7 +235,7 @@ def without_oldest_turn(history: Sequence[BaseMessage]) -> list[BaseMessage]:
 
 
 def fit_steps(
-    steps: Sequence[Step],
+    steps: Sequence[Entry],
     build: Build,
     budget: int | None,
     count: Callable[[Sequence[BaseMessage]], int],
@@ -209,11 +243,12 @@ def fit_steps(
     *,
     costs: StepCosts | None = None,
     total: int | None = None,
-) -> list[Step]:
+) -> list[Entry]:
     """The steps to show so that `build(steps)` has at most `budget` tokens, if that can be done.
 
-    Older observations are shortened, oldest first, in two rounds (`SHORT_CHARS`); the newest
-    `KEEP_WHOLE` tool steps, the question and the system prompt are never touched. No budget
+    Older observations are shortened, oldest first, in two rounds (`SHORT_CHARS`): the handed
+    tool results, then the run's tool steps (`shortenable`); the newest `KEEP_WHOLE` tool steps,
+    the question and the system prompt are never touched. No budget
     (None): the steps as they are. The result is the first of those shortenings whose prompt
     fits (else all of them), found in linear time: each shortening's change is measured once a
     step (`costs`, kept across calls), and `first_fit` confirms the summed estimate with real
@@ -228,8 +263,7 @@ def fit_steps(
         return shown
     if costs is None:
         costs = StepCosts(marker)
-    older = [(i, step) for i, step in enumerate(shown) if isinstance(step, ToolStep)][:-KEEP_WHOLE]
-    measured = [(i, step, *costs.of(step, build, count)) for i, step in older]
+    measured = [(i, step, *costs.of(step, build, count)) for i, step in shortenable(shown)]
     rounds = range(len(SHORT_CHARS))
     moves = [(i, versions[r]) for r in rounds for i, _, versions, _ in measured]
     deltas = (change[r] for r in rounds for *_, change in measured)
@@ -241,7 +275,7 @@ def fit_steps(
     )
     errors = list(itertools.accumulate(changed, initial=0))  # a token per changed step
 
-    def after(moved: int) -> list[Step]:
+    def after(moved: int) -> list[Entry]:
         shortened = list(steps)
         for index, version in itertools.islice(moves, moved):
             shortened[index] = version
@@ -251,11 +285,14 @@ def fit_steps(
     return after(chosen)
 
 
-def shorten(step: ToolStep, limit: int, marker: str = MARKER) -> ToolStep:
-    """The step with its observation cut to `limit` characters and the marker appended."""
-    total = len(step.observation)
+def shorten(step: Observed, limit: int, marker: str = MARKER) -> Observed:
+    """The step (a handed result: a copy) with its observation cut to `limit`, the marker after."""
+    observation = step.observation if isinstance(step, ToolStep) else step.text
+    total = len(observation)
     if total <= limit:
         return step
     note = marker.format(shown=limit, total=total)
-    text = f"{step.observation[:limit]}… {note}" if limit else note
-    return replace(step, observation=text)
+    text = f"{observation[:limit]}… {note}" if limit else note
+    if isinstance(step, ToolStep):
+        return replace(step, observation=text)
+    return step.model_copy(update={"content": text})

@@ -582,6 +582,30 @@ def test_a_native_tool_call_in_a_reply_is_its_step(script, tools, calls, step_fo
 
 
 @pytest.mark.parametrize(
+    ("words", "ran", "answer"),
+    [
+        (
+            "Thought: I add.\nAction: calculator\nAction Input: 2 + 2",
+            [("calculator", "2 + 2")],
+            "4",
+        ),
+        ("Thought: I know it.\nFinal Answer: 391", [], "391"),
+    ],
+    ids=["action", "final_answer"],
+)
+def test_a_reply_whose_words_hold_a_step_keeps_that_step_not_its_provider_call(
+    script, tools, calls, words, ran, answer
+):
+    # The call is not read into the written Action Input or answer: the first step wins.
+    call = {"name": "calculator", "args": {"expression": "17 * 23"}, "id": "c1"}
+    replies = [AIMessage(content=words, tool_calls=[call]), f"Final Answer: {answer}"]
+    model = script(*replies[: 1 + len(ran)])
+    result = CustomReActAgent(model.model, tools).invoke("What is 2 + 2?")
+    assert calls.calls == ran and result["output"] == answer
+    assert "17 * 23" not in str(result["messages"]) and "17 * 23" not in str(model.prompts)
+
+
+@pytest.mark.parametrize(
     ("thought", "again"),
     [
         ("Thought: I need the product.", "Thought: I need the product."),

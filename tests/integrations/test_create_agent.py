@@ -584,6 +584,38 @@ def test_a_reply_with_provider_tool_calls_runs_its_first_call_as_the_agent_does(
     assert model.prompts[1][-1].text == reference.prompts[1][-1].text  # the same transcript
 
 
+@pytest.mark.parametrize(
+    ("words", "ran", "answer"),
+    [
+        (
+            "Thought: I add.\nAction: calculator\nAction Input: 2 + 2",
+            [("calculator", "2 + 2")],
+            "4",
+        ),
+        ("Thought: I know it.\nFinal Answer: 391", [], "391"),
+    ],
+    ids=["action", "final_answer"],
+)
+def test_a_reply_whose_words_hold_a_step_keeps_that_step_not_its_provider_call(
+    script: Callable[..., Script],
+    tools: list[BaseTool],
+    calls: Calls,
+    words: str,
+    ran: list[Any],
+    answer: str,
+) -> None:
+    # The call is not read into the written Action Input or answer: the first step wins.
+    replies = [AIMessage(words, tool_calls=[NATIVE_CALL]), f"Final Answer: {answer}"][
+        : 1 + len(ran)
+    ]
+    model = script(*replies)
+    agent = create_agent(model.model, tools, middleware=[TextReActMiddleware()])
+    messages = run(agent, "What is 2 + 2?")
+    assert calls.calls == ran and messages[-1].text == answer
+    assert not any(is_format_error(m) for m in messages)
+    assert "17 * 23" not in str(messages) and "17 * 23" not in str(model.prompts)
+
+
 class StreamedCalls(RecordingChatModel):
     """A scripted model that streams a reply's tool calls in `tool_call_chunks`, as OpenAI does."""
 

@@ -266,6 +266,25 @@ def test_a_file_of_another_format_version_is_refused(tmp_path):
         SQLiteStore(tmp_path / "other.db").load("missing")
 
 
+def test_a_file_from_before_the_answered_column_keeps_its_threads(script, tmp_path):
+    """The column is added; a run that ended with its final answer stays in its thread."""
+    db = tmp_path / "runs.db"
+    agent = CustomReActAgent(script("Final Answer: 4").model, [], checkpoint=SQLiteStore(db))
+    agent.invoke("What is 2 + 2?", {"configurable": {"thread_id": "t"}})
+    with sqlite3.connect(db) as connection:  # the runs table as it was before the column
+        connection.execute("ALTER TABLE runs RENAME TO newer")
+        connection.execute(
+            "CREATE TABLE runs (run_id TEXT PRIMARY KEY, question TEXT NOT NULL, "
+            "created REAL NOT NULL, stop_reason TEXT, output TEXT, state TEXT NOT NULL)"
+        )
+        connection.execute(
+            "INSERT INTO runs SELECT run_id, question, created, stop_reason, output, state "
+            "FROM newer"
+        )
+        connection.execute("DROP TABLE newer")
+    assert SQLiteStore(db).history("t") == [("What is 2 + 2?", "4")]
+
+
 def as_format_3(record: dict[str, Any]) -> dict[str, Any]:
     """A record as format 3 wrote it: without the fields format 4 added."""
     return {name: value for name, value in record.items() if name not in ADDED_IN_FORMAT_4}

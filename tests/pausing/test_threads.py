@@ -72,6 +72,40 @@ def test_a_run_that_did_not_answer_is_not_history(script, tools):
     assert store.history("t1") == []
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "memory"])
+def test_an_answer_generated_at_the_step_limit_joins_the_thread(script, tools, tmp_path, kind):
+    def store() -> Any:
+        return SQLiteStore(tmp_path / "chat.db") if kind == "sqlite" else shared
+
+    shared = MemoryStore()
+    first = CustomReActAgent(
+        script(STEP, "Final Answer: 391").model,
+        tools,
+        checkpoint=store(),
+        max_iterations=1,
+        early_stopping_method="generate",
+    )
+    result = first.invoke("What is 17 * 23?", thread("t1"))
+    assert result["stop_reason"] == "max_iterations" and result["output"] == "391"
+    later = script("Final Answer: 398")
+    CustomReActAgent(later.model, tools, checkpoint=store()).invoke(
+        "And the first answer plus 7?", thread("t1")
+    )
+    assert turns(later.prompts[0]) == [
+        ("HumanMessage", "What is 17 * 23?"),
+        ("AIMessage", "391"),
+    ]
+
+
+def test_a_paused_run_is_not_history(script, tools):
+    store = MemoryStore()
+    tools[0].metadata = {"requires_approval": True}  # the calculator waits for a person
+    paused = CustomReActAgent(
+        script(STEP).model, tools, checkpoint=store, approval="interrupt"
+    ).invoke("What is 17 * 23?", thread("t1"))
+    assert paused["stop_reason"] == "needs_approval" and store.history("t1") == []
+
+
 def test_the_history_is_cut_oldest_first_to_fit_the_token_budget(script):
     store = MemoryStore()
     for number in range(6):

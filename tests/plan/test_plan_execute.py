@@ -353,7 +353,9 @@ def test_own_templates_are_used(script, tools):
     )
     result = agent.invoke("q")
     assert result["output"] == "all done"
-    assert result["messages"][1] == AIMessage(content="1. a", name="planner")
+    planned = result["messages"][1]  # with its reply's id
+    assert isinstance(planned, AIMessage) and planned.id
+    assert (planned.text, planned.name) == ("1. a", "planner")
 
 
 # -- What a learner sees --------------------------------------------------------------------

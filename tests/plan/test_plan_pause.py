@@ -165,3 +165,32 @@ def test_a_resumed_run_gives_back_the_question_as_it_came_in() -> None:
     assert ran == ["prod"] and done["output"] == "The release is deployed."
     questions = [m for m in done["messages"] if m.type == "human" and m.text == QUESTION]
     assert [(m.id, m.name) for m in questions] == [("q-1", "alice")]
+
+
+def test_every_message_keeps_its_id_from_the_pause_to_the_resume() -> None:
+    # A graph merging by id holds each message once: the paused result's and the resumed one's.
+    from langgraph.graph.message import add_messages
+
+    ran: list[str] = []
+    plan = "1. Work out 17 * 23.\n2. Deploy the release to prod."
+    calculate = "Action: calculator\nAction Input: 17 * 23"
+    first = Script(plan, calculate, "Final Answer: 391", calculate, DEPLOY)
+    asked = HumanMessage(QUESTION, id="q-1")
+    paused = with_tools(first, [deploy_tool(ran), calculator]).invoke({"messages": [asked]})
+    assert paused["stop_reason"] == "needs_approval"
+    state = json.loads(json.dumps(paused["state"]))
+    second = Script("Final Answer: deployed", "Final Answer: 391, and deployed.")
+    resume = {"resume": state, "decision": {"approve": True}}
+    done = with_tools(second, [deploy_tool(ran), calculator]).invoke(resume)
+    before = [m.id for m in paused["messages"]]
+    assert None not in before and None not in [m.id for m in done["messages"]]
+    assert [m.id for m in done["messages"]][: len(before)] == before
+    # Step 2's executor made its task and its calculator step before the pause: their ids come
+    # from its run, the same on every resume of that pause.
+    third = Script("Final Answer: deployed", "Final Answer: 391, and deployed.")
+    again = with_tools(third, [deploy_tool(ran), calculator]).invoke(resume)
+    step_two = [m.id for m in done["messages"][len(before) :]]
+    assert len(step_two) == len(set(step_two)) == 6  # task, call, result, call, result, answer
+    assert [m.id for m in again["messages"][len(before) :]][:3] == step_two[:3]
+    merged = add_messages(add_messages([asked], paused["messages"]), done["messages"])
+    assert [m.id for m in merged] == [m.id for m in done["messages"]]

@@ -21,6 +21,7 @@ from custom_react.running.token_budget import (
     MARKER,
     SHORT_CHARS,
     PromptBudget,
+    Shown,
     StepCosts,
     fit_history,
     fit_steps,
@@ -38,14 +39,14 @@ SYSTEM = "You answer questions with tools. " * 20
 
 
 def build(
-    steps: Sequence[Step], history: Sequence[BaseMessage] = (), note: str = ""
+    steps: Sequence[Step],
+    history: Sequence[BaseMessage] = (),
+    handed: Sequence[BaseMessage] = (),
+    note: str = "",
 ) -> list[BaseMessage]:
     """A prompt as the agent writes one: system prompt, history, question and scratchpad."""
-    return [
-        SystemMessage(SYSTEM),
-        *history,
-        HumanMessage("Question: read the pages." + render_scratchpad(steps, note=note)),
-    ]
+    scratchpad = render_scratchpad(steps, note=note, handed=handed)
+    return [SystemMessage(SYSTEM), *history, HumanMessage("Question: read the pages." + scratchpad)]
 
 
 def tool_step(n: int, observation: str) -> ToolStep:
@@ -262,10 +263,22 @@ def test_the_budget_measures_anew_when_its_counter_falls_back_to_the_estimate():
     llm = Script().model
     budget = PromptBudget(llm, 600)
     steps = [tool_step(n, "z" * 500) for n in range(8)]
-    budget.fit(steps, [], partial(build))
+    budget.fit(Shown(steps, []), partial(build))
     measured = budget.costs
     assert measured.entries
     budget.count.use_model = False  # as when the model's tokenizer download fails
-    shown, _ = budget.fit(steps, [], partial(build))
+    shown, *_ = budget.fit(Shown(steps, []), partial(build))
     assert budget.costs is not measured and budget.counted_by_model is False
     assert shown == reference_fit_steps(steps, build, 600, estimate_tokens)
+
+
+def test_a_result_handed_in_after_the_question_is_shortened_before_the_run_s_steps():
+    from langchain_core.messages import ToolMessage
+
+    handed = [ToolMessage("h" * 2000, tool_call_id="call_0")]
+    steps = [tool_step(n, "z" * 2000) for n in (1, 2)]
+    whole = count_tokens(build(steps, handed=handed))
+    budget = PromptBudget(Script().model, whole - 100)  # one shortening is enough
+    shown = budget.fit(Shown(steps, [], handed), partial(build))
+    assert shown.steps == steps and shown.handed[0].text.startswith("h" * 300 + "…")
+    assert handed[0].text == "h" * 2000  # the message itself is not changed

@@ -228,3 +228,19 @@ def test_room_freed_by_shortening_observations_goes_back_to_the_newest_turns():
     last = model.prompts[-1]
     assert count_tokens(last) <= 600
     assert "I live in Kunming." in [m.text for m in last]  # the newest turns came back
+
+
+def test_a_long_tool_result_handed_in_after_the_question_is_shortened_to_fit(script):
+    """Handed in after the question, a result is the oldest observation: it is cut first."""
+    call = {"name": "read_page", "args": {"page": "1"}, "id": "call_1"}
+    page = read_page.invoke("1") * 3  # about 1,500 tokens
+    handed = [AIMessage("", tool_calls=[call]), ToolMessage(page, tool_call_id="call_1")]
+    model = script(step(2), "Final Answer: read", context_window=4096)
+    agent = CustomReActAgent(model.model, [read_page], max_prompt_tokens=900)
+    result = agent.invoke({"messages": [("user", "Read pages 1 and 2."), *handed]})
+    assert result["stop_reason"] == "final_answer"
+    assert max(count_tokens(prompt) for prompt in model.prompts) <= 900
+    for prompt in model.prompts:
+        assert "[observation shortened to fit the prompt" in prompt[-1].text
+    assert read_page.invoke("2") in model.prompts[-1][-1].text  # the run's newest step is whole
+    assert result["messages"][2].content == page  # the handed message itself is unchanged
