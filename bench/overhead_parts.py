@@ -5,7 +5,7 @@ This script runs the same scripted model and tool through our agent as it ships,
 copies of it with one part of each step switched off, in the same interleaved, paired repeats:
 
 - "the tool-step guards": the schema check of the Action Input (`argument_problem`), the
-  copied-input check (`placeholder_input`) and the repeated-action look-up (`ran_before`);
+  copied-input check (`copied_input`) and the repeated-action look-up (`ran_before`);
 - "the prompt": the chat prompt (template, scratchpad) is not built; the model gets one message;
 - "the result's messages": the run's `AIMessage`/`ToolMessage` list is not built at the end;
 - all three at once.
@@ -44,7 +44,7 @@ from bench.overhead import (
 PARTS: dict[str, list[tuple[str, Any]]] = {
     "the tool-step guards": [
         ("custom_react.acting.argument_problem", lambda *args, **kwargs: None),
-        ("custom_react.acting.placeholder_input", lambda *args, **kwargs: False),
+        ("custom_react.acting.copied_input", lambda *args, **kwargs: None),
         ("custom_react.memory.RunMemory.ran_before", lambda self, tool, args: (None, 0)),
     ],
     "the prompt": [
