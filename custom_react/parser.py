@@ -2,12 +2,11 @@
 
 `parse_llm_response` is a pure function: text in, `Action | FinalAnswer` out, or a `ParseError` whose
 message is written for the model (the loop feeds it back as the next Observation). It reads the
-ReAct dialects models write in the wild: the markers in any case, language and markdown (found by
-`markers.split_sections`), an echoed Observation before the step, LangChain's JSON blobs and the
-JSON tool calls of other conventions and the forms chat templates ask for (`parsing.action`),
-`tool(args)` and `tool, "input"` actions, the paper's `Finish[answer]`, and prose with no markers
-(a direct answer). The first step wins; what the model made up after it is dropped. Linear time:
-every stage scans the reply once.
+ReAct dialects models write in the wild: the markers in any case, language and markdown
+(`markers.split_sections`), an echoed Observation before the step, the JSON tool calls of every
+convention, in call tags or LM Studio's `[TOOL_REQUEST]`, and the forms chat templates ask for
+(`parsing.action`), `tool(args)`, the paper's `Finish[answer]`, and prose with no markers (a
+direct answer). The first step wins; what the model made up after it is dropped. Linear time.
 `parse_step` adds what every step format shares: a reply cut at the model's token limit counts
 only when its step ended before the cut, and an input nested too deep is refused.
 
@@ -24,6 +23,7 @@ from dataclasses import dataclass, field
 
 from custom_react.parsing.action import WrittenCall, final_answer_call, find_call, read_action
 from custom_react.parsing.action_input import MAX_INPUT_DEPTH, ActionInput, input_depth
+from custom_react.parsing.call_wrappers import unreadable_call
 from custom_react.parsing.markers import MARKERS, STEPS, Section, split_sections
 from custom_react.parsing.thinking import strip_think
 from custom_react.prompts import LANGUAGES, message
@@ -72,8 +72,7 @@ _LABELS = {**MARKERS, "weak_answer": MARKERS["final_answer"]}
 # Where a call written without a step marker is looked for: a weak answer (`Answer:`) too, as it
 # counts only when the reply has no step, and a call is one.
 _MAY_HOLD_CALL = ("preamble", "thought", "observation", "weak_answer")
-_ECHOES = ("observation", "question")
-"""Sections the model copied from the prompt, not its own: an Observation, the question restated."""
+_ECHOES = ("observation", "question")  # copied from the prompt: an Observation, the question
 _CHAT_PREFIX = re.compile(r"(?:AI|Assistant)[ \t]*+[:：][ \t]*+", re.IGNORECASE)
 
 
@@ -94,7 +93,8 @@ def parse_llm_response(text: str, language: str = "en") -> Action | FinalAnswer:
 
     Raises:
         ParseError: The reply is empty or only echoes an Observation, has a `Thought:` but no
-            step, names no tool after `Action:`, or has an empty final answer.
+            step, names no tool after `Action:`, has an empty final answer, or has call tags
+            (`<tool_call>`, `[TOOL_REQUEST]`) around an object that is no call.
     """
     preamble, found = split_sections(strip_think(text))
     sections = [section for section in found if section.kind not in _ECHOES]
@@ -104,6 +104,8 @@ def parse_llm_response(text: str, language: str = "en") -> Action | FinalAnswer:
         return _step(text, preamble, sections, index, errors)
     if (json_step := _json_call_step(text, preamble, found, errors)) is not None:
         return json_step
+    if unreadable_call("\n".join([preamble, *(s.text for s in sections)])):  # tags, no call
+        raise ParseError(errors.message("text_call_unreadable"), text)
     weak = next((i for i, section in enumerate(sections) if section.kind == "weak_answer"), None)
     if weak is not None:
         return _step(text, preamble, sections, weak, errors)
@@ -203,14 +205,7 @@ def _json_call_step(
         else:
             thought = place.text[:start].strip()
             log = preamble
-        return step_from_call(
-            call,
-            thought=thought,
-            log=log,
-            text=text,
-            no_tool=errors.no_tool,
-            empty_answer=errors.empty_answer,
-        )
+        return _from_call(call, thought, log, text, errors)
     return None
 
 
@@ -230,13 +225,16 @@ def _step(
     if not call.name and not call.is_final_answer and later is not None:
         # `Action: None` (no tool), then a Final Answer (or an Action): that is the step.
         return _step(text, preamble, sections, index + 1 + later, errors)
+    return _from_call(call, thought, log, text, errors)
+
+
+def _from_call(
+    call: WrittenCall, thought: str, log: str, text: str, errors: TextErrors
+) -> Action | FinalAnswer:
+    """`step_from_call` with the text format's messages."""
+    no_tool = errors.no_tool
     return step_from_call(
-        call,
-        thought=thought,
-        log=log,
-        text=text,
-        no_tool=errors.no_tool,
-        empty_answer=errors.empty_answer,
+        call, thought=thought, log=log, text=text, no_tool=no_tool, empty_answer=errors.empty_answer
     )
 
 

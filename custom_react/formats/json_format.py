@@ -8,7 +8,8 @@ the text parser (`custom_react.parser`). It reads the first JSON object of the r
 `parsing.json_repair` (code fences, single quotes, trailing commas, raw newlines, comments, a stop sequence
 cutting the object off) and its keys with `parsing.action`, the reader every format shares: any key
 spelling (`Final Answer`, `finalAnswer`, `tool`/`arguments` and `name`/`parameters` as in provider
-tool calls; a `name` with no arguments is data, not a call), an action written as a call
+tool calls; a `name` with no arguments is data, not a call, unless call tags such as `<tool_call>`
+or LM Studio's `[TOOL_REQUEST]` hold it: `parsing.call_wrappers`), an action written as a call
 (`"action": "search(\"rose\")"`), list inputs (positional arguments), and a call to `final_answer`
 as the answer. Keys from a made-up `observation` on are dropped. A reply with no object falls back
 to the text parser (text markers, or prose as a direct answer). Linear time.
@@ -24,7 +25,7 @@ from typing import Any
 from custom_react.formats import ReActFormat, text_step
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
 from custom_react.parsing.action import read_call, step_fields
-from custom_react.parsing.json_repair import read_json_object
+from custom_react.parsing.call_wrappers import read_wrapped
 from custom_react.parsing.thinking import strip_think
 from custom_react.parsing.tool_name import names_no_tool
 from custom_react.prompt import TEXT_QUESTION, InputStyle, render_tools
@@ -32,7 +33,6 @@ from custom_react.prompts import message
 
 JSON_INPUT = InputStyle('"action_input": ', '""', '"{name} ({kind})"', "{example}")
 """How the tool list says to write a tool's input in a JSON step."""
-_OPENER = re.compile(r"(?:```[\w-]*+|<tool_call>)\s*+$")  # a fence or tag opened before the object
 
 
 def parse_json_response(text: str, language: str = "en") -> Action | FinalAnswer:
@@ -54,18 +54,27 @@ def parse_json_response(text: str, language: str = "en") -> Action | FinalAnswer
     start = body.find("{")
     if start < 0:
         return parse_llm_response(text)  # text markers, or prose: a direct answer
-    step = read_json_object(body, start)
-    if not isinstance(step, dict):
+    wrapped = read_wrapped(body, start)  # read within its call tags, if any
+    if not isinstance(wrapped.value, dict):
         raise ParseError(_message("json_unreadable", language), text)
-    preamble = _OPENER.sub("", body[:start]).strip()
-    return read_step(step, preamble, text, language)
+    preamble = body[: wrapped.start].strip()
+    return read_step(wrapped.value, preamble, text, language, in_call_tags=wrapped.named_by_tag)
 
 
 def read_step(
-    step: dict[str, Any], preamble: str, text: str, language: str = "en"
+    step: dict[str, Any],
+    preamble: str,
+    text: str,
+    language: str = "en",
+    *,
+    in_call_tags: bool = False,
 ) -> Action | FinalAnswer:
-    """Turn one decoded step object into an `Action` or `FinalAnswer` (see `parse_json_response`)."""
-    fields = step_fields(step)  # keys from a made-up "observation" on are already dropped
+    """Turn one decoded step object into an `Action` or `FinalAnswer` (see `parse_json_response`).
+
+    `in_call_tags`: the object was written in call tags (`<tool_call>`, `[TOOL_REQUEST]`), so a
+    `name` alone names the tool to call.
+    """
+    fields = step_fields(step, name_calls=in_call_tags)  # a made-up "observation" on is dropped
     thought = _text(fields.get("thought")) or preamble
     kind = next((role for role in fields if role in ("action", "final_answer")), None)
     if kind == "action" and "final_answer" in fields and names_no_tool(fields["action"]):

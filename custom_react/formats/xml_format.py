@@ -8,7 +8,8 @@ text parser (`custom_react.parser`). It forgives what models write: tag case and
 closing tag (the next tag, or the end, closes it), `<think>` blocks, text before the first tag (the
 thought), a separate `<action_input>`, LangChain's XML agent tags (`<tool>`, `<tool_input>`,
 `<final_answer>`; its stop sequence leaves `<tool_input>` unclosed), XML entities (`&lt;`), a JSON
-tool call (`<tool_call>{"name": ...}</tool_call>`), and a made-up `<observation>` (it and all after
+tool call (`<tool_call>{"name": ...}</tool_call>`, its arguments left out or not; LM Studio's
+`[TOOL_REQUEST]` block), and a made-up `<observation>` (it and all after
 it are cut). The action is read by `parsing.action.read_action`, the reader every format shares (a call
 to `final_answer` is the answer). Only the ReAct tag names are tags, so HTML inside an action's
 arguments is just text. A reply with no tags falls back to the text parser. Linear time.

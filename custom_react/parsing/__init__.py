@@ -4,7 +4,9 @@
 sections, and is the one home of the marker words; `thinking.py` takes out what is not the step
 (`<think>` blocks, gpt-oss's analysis channel, a chat template's end-of-turn token); `action.py`
 reads the action a reply spells (a JSON call, function tags, `tool(args)`, the paper's
-`tool[input]`, a name and its input); `tool_name.py` turns a name as written into the name meant
+`tool[input]`, a name and its input), with `call_wrappers.py` saying what the tags around a JSON
+call mean (`<tool_call>`, LM Studio's `[TOOL_REQUEST]`); `tool_name.py` turns a name as written
+into the name meant
 (or none: `Action: None`);
 `action_input.py` reads an Action Input (text, or a JSON object of arguments); `call_syntax.py`
 reads a call written like Python, `function_tags.py` one in tags (`<function=...>`, GLM's),

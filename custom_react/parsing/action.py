@@ -2,15 +2,16 @@
 
 `read_action` reads an action as written after `Action:` (text format) or inside `<action>` (XML):
 a JSON call, `tool("args")` or the paper's `tool[args]` (via `call_syntax`), `tool, "input"`, or a
-name with its input. `find_call` finds a call in prose: JSON (bare, fenced, in `<tool_call>` tags),
-in tags (`<function=search><parameter=query>rose</parameter>`, `parsing.function_tags`), with a
-model's tool-call tokens (`[TOOL_CALLS]search[ARGS]{...}`, `parsing.token_calls`) or in a list of
-Python calls (`[search(query="rose")]`, `call_syntax.find_call_list`),
+name with its input. `find_call` finds a call in prose: JSON (bare, fenced, in `<tool_call>` tags
+or LM Studio's `[TOOL_REQUEST]`: `parsing.call_wrappers`), in tags (`<function=search>`,
+`parsing.function_tags`), with a model's tool-call tokens (`[TOOL_CALLS]search[ARGS]{...}`,
+`parsing.token_calls`) or in a list of Python calls (`[search(query="rose")]`, `call_syntax`),
 `final_answer_call` reads a reply that is only a call of the answer (`finish(answer="...")`), and
 `step_fields` / `call_in_object` read a decoded object (also the JSON format's steps) in any of
 the key conventions models were trained on: `action`/`name`/`tool`/`function` for the tool,
 `action_input`/`arguments`/`parameters`/`tool_input`/`args`/`input` for its input (string-encoded
-arguments included). A call to `final_answer` (`Final Answer`, the paper's `Finish`) is the answer,
+arguments included; a `name` alone is a call only where a call goes: in call tags, after
+`Action:`). A call to `final_answer` (`Final Answer`, the paper's `Finish`) is the answer,
 not a tool. The name as written becomes the name meant in `parsing/tool_name.py`. A
 `WrittenCall` is the call as the reply spells it (not a provider's `tool_calls` entry). It builds
 no `Action` (`parser.step_from_call` does) and knows no tools: case-insensitive and prefix
@@ -32,8 +33,9 @@ from custom_react.parsing.action_input import (
     parse_action_input,
 )
 from custom_react.parsing.call_syntax import find_call_list, parse_tool_call
+from custom_react.parsing.call_wrappers import Wrapped, opened_at, read_wrapped, unreadable_call
 from custom_react.parsing.function_tags import find_function_tags
-from custom_react.parsing.json_repair import read_json_value
+from custom_react.parsing.json_repair import read_json_object
 from custom_react.parsing.token_calls import find_token_call
 from custom_react.parsing.tool_name import (
     clean_tool_name,
@@ -59,17 +61,11 @@ _ROLE_KEYS = {
 _ROLES = {key: role for role, keys in _ROLE_KEYS.items() for key in keys}
 # `{"name": "Alice", "age": 3}` is data: a name under these keys is a call only with arguments.
 _DATA_NAME_KEYS = frozenset({"name"})
-# Where a JSON call (or a list of calls) may open: at a line start, or after a space, a colon, a
-# code fence (even one whose language runs into it: ```json{...}```) or <tool_call>. Only the
+# Where a JSON call (or a list of calls) may open: at a line start, after a space, a colon, a fence
+# (```json{...}``` too), <tool_call> or LM Studio's [TOOL_REQUEST] (`call_wrappers`). Only the
 # first few such places are tried, so the reading stays linear.
-_CALL_START = re.compile(r"(?:^|(?<=[\s:：>`])|(?<=```json))(?=(?:\[\s*+)?+\{)", re.MULTILINE)
+_CALL_START = re.compile(r"(?:^|(?<=[\s:：>`\]])|(?<=```json))(?=(?:\[\s*+)?+\{)", re.MULTILINE)
 _CALL_TRIES = 3
-# What opened the call, if anything: a fence, `<tool_call>` (`<minimax:tool_call>`),
-# `<function_calls>`, DSML's `<｜DSML｜tool_calls>`
-_OPENER = re.compile(
-    r"(?:```[\w-]*+|<(?:[\w-]++:)?+tool_call>|<function_calls>|<｜++DSML｜++(?:tool|function)_calls>)"
-    r"\s*+\Z"
-)
 _WRAPPED_OBJECT = re.compile(r"[A-Za-z_][\w.]*+[ \t]*+\([ \t]*+\{")  # `SearchTool({...})`
 # `Action: Final Answer: 726 元`: a name, a colon and text on the Action line (the answer, when
 # the name is the final answer's).
@@ -125,12 +121,13 @@ def final_answer_call(text: str) -> WrittenCall | None:
     return None if call is None else WrittenCall(call[0], call[1])
 
 
-def step_fields(step: dict[str, Any]) -> dict[str, Any]:
+def step_fields(step: dict[str, Any], *, name_calls: bool = False) -> dict[str, Any]:
     """The roles of a step object's keys, in order: `thought`, `action`, `input`, `final_answer`.
 
     Keys are matched in any case and spelling (`Action Input`, `actionInput`, `tool_input`); the
     first key of each role wins; a made-up `observation` key and all after it are dropped. A name
-    under the `name` key counts as an action only when the object also has an input.
+    under the `name` key counts as an action only when the object also has an input, or when
+    `name_calls` (the object stands where a call goes: in call tags, after `Action:`).
     """
     fields: dict[str, Any] = {}
     for key, value in step.items():
@@ -143,7 +140,7 @@ def step_fields(step: dict[str, Any]) -> dict[str, Any]:
         if role is not None and role not in fields:
             fields[role] = value
     if "data_name" in fields:  # a call only with arguments (and no other name); kept in its place
-        called = "input" in fields and "action" not in fields
+        called = ("input" in fields or name_calls) and "action" not in fields
         renamed = {}
         for role, value in fields.items():
             if role != "data_name":
@@ -158,9 +155,9 @@ def call_in_object(step: dict[str, Any], *, needs_input: bool) -> WrittenCall | 
     """The call a decoded object spells, or None.
 
     With `needs_input` (an object met in prose) it must have both a name and an input key;
-    otherwise a name is enough (`{"action": "x"}`).
+    otherwise a name is enough (`{"action": "x"}`, `{"name": "x"}`).
     """
-    fields = step_fields(step)
+    fields = step_fields(step, name_calls=not needs_input)
     action = fields.get("action")
     if isinstance(action, dict):  # {"function": {"name": "search", "arguments": "..."}}
         return call_in_object(action, needs_input=needs_input)
@@ -194,6 +191,8 @@ def read_action(written: str, action_input: str | None = None) -> WrittenCall:
         return WrittenCall(name, _unwrap_call(name, parse_action_input(action_input)))
     if written.startswith(_CALL_OPENERS) and (found := find_call(written, needs_input=False)):
         return found[1]
+    if unreadable_call(written) or (written.startswith("{") and read_json_object(written) is None):
+        return WrittenCall("", written)  # a call's JSON that cannot be read: no name
     if _may_be_call(written) and (call := parse_tool_call(written.strip(_MARKDOWN))):  # `Finish[x]`
         return WrittenCall(clean_tool_name(call[0]), call[1])
     for form in (_COLON_FORM, _COMMA_FORM):  # `tool: input`, `tool, "input"`: the input follows
@@ -265,12 +264,28 @@ def _json_call(text: str, needs_input: bool) -> tuple[int, WrittenCall] | None:
         if tries == _CALL_TRIES:
             break
         tries += 1
-        value, read_to = read_json_value(text, start.end())
-        if isinstance(value, list) and value:
-            value = value[0]
-        if isinstance(value, dict) and (call := call_in_object(value, needs_input=needs_input)):
-            return _opened_at(text, start.end()), call
+        wrapped = read_wrapped(text, start.end())
+        read_to = wrapped.end
+        if (call := _wrapped_call(wrapped, needs_input)) is not None:
+            return wrapped.start, call
     return None
+
+
+def _wrapped_call(wrapped: Wrapped, needs_input: bool) -> WrittenCall | None:
+    """The call a JSON value spells, as its wrapper says (`call_wrappers`).
+
+    In a call tag a name alone is a call; after LM Studio's `[get_weather]` the object, unless it
+    is a whole call (a name and arguments), is that tool's arguments.
+    """
+    value = wrapped.value
+    if isinstance(value, list) and value:
+        value = value[0]
+    if not isinstance(value, dict):
+        return None
+    whole = (needs_input and not wrapped.named_by_tag) or bool(wrapped.tool)
+    if (call := call_in_object(value, needs_input=whole)) is not None or not wrapped.tool:
+        return call
+    return WrittenCall(clean_tool_name(wrapped.tool), json_input(value))
 
 
 _WRITTEN_CALLS = (find_function_tags, find_token_call, find_call_list)
@@ -282,11 +297,4 @@ def _call(
     if (written := find(text)) is None:
         return None
     start, name, tool_input = written
-    return _opened_at(text, start), WrittenCall(clean_tool_name(name), tool_input or "")
-
-
-def _opened_at(text: str, start: int) -> int:
-    """Where the call starting at `start` opens: at the code fence or tag before it, if any."""
-    window = max(start - 40, 0)  # an opener is short: look back a bounded way
-    opener = _OPENER.search(text, window, start)
-    return start if opener is None else opener.start()
+    return opened_at(text, start), WrittenCall(clean_tool_name(name), tool_input or "")
