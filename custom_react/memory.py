@@ -191,6 +191,18 @@ class RunMemory(BaseRun):
             self.handed,
         )
 
+    def _messages(self) -> list[BaseMessage]:
+        """As `create_agent` returns them: history, question, what came after it, the steps.
+
+        What came as messages is kept as it came; what the run made gets an id that holds on
+        every resume, as the run keeps its id and the earlier steps their places (`with_ids`): a
+        graph merging by id holds each message once.
+        """
+        made = with_ids(
+            [HumanMessage(self.question), *to_messages(self.steps, self.observe)], self.run_id
+        )
+        return [*self.chat_history, self.asked or made[0], *self.handed, *made[1:]]
+
     def finish(self, ending: Ending) -> AgentResult:
         """Close the run: the question, every step, the final answer and the totals.
 
@@ -199,12 +211,7 @@ class RunMemory(BaseRun):
         result = AgentResult(
             input=self.question,
             output=ending.output,
-            messages=[
-                *self.chat_history,  # as `create_agent` returns them: the input's messages first
-                self.asked or HumanMessage(content=self.question),
-                *self.handed,  # as they came, before the run's own steps
-                *to_messages(self.steps, self.observe),
-            ],
+            messages=self._messages(),
             intermediate_steps=to_intermediate_steps(self.steps),
             iterations=self.iterations,
             stop_reason=ending.stop_reason,
@@ -265,6 +272,14 @@ def open_run(
     if store is not None:
         store.begin(memory.run_id, memory.state())
     return memory
+
+
+def with_ids(messages: Sequence[BaseMessage], run_id: str) -> list[BaseMessage]:
+    """`messages`, one without an id given `run_id-n` (n: its place): the same on every resume."""
+    return [
+        message if message.id else message.model_copy(update={"id": f"{run_id}-{number}"})
+        for number, message in enumerate(messages)
+    ]
 
 
 def to_messages(steps: Sequence[Step], observe: Observe = str) -> list[BaseMessage]:

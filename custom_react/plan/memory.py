@@ -29,7 +29,7 @@ from langchain_core.messages.ai import UsageMetadata, add_usage
 from pydantic import ValidationError
 
 from custom_react.events import AgentResult, StopReason
-from custom_react.memory import BaseRun
+from custom_react.memory import BaseRun, with_ids
 from custom_react.pausing.state import check_signature, read_messages, sign_state
 from custom_react.pausing.typed_json import adapter
 from custom_react.plan.events import FinalResponse, PlanResult
@@ -126,18 +126,6 @@ class PlanRun(BaseRun):
 def new_id() -> str:
     """An id for a message the run makes itself (kept in its state from then on)."""
     return str(uuid.uuid4())
-
-
-def with_ids(messages: Sequence[BaseMessage], run_id: str) -> list[BaseMessage]:
-    """The executor run's messages, one without an id given `run_id-n` (n: its place).
-
-    The same before a pause and after its resume: the run keeps its id, and the messages made
-    before the pause keep their places.
-    """
-    return [
-        message if message.id else message.model_copy(update={"id": f"{run_id}-{number}"})
-        for number, message in enumerate(messages)
-    ]
 
 
 PLAN_STATE = "plan_and_execute"

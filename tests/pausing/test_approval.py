@@ -227,3 +227,39 @@ def test_a_resumed_run_gives_back_the_question_as_the_message_it_came_in(script,
     done = agent.invoke({"resume": resume, "decision": {"approve": True}})
     question = done["messages"][1]
     assert (question.text, question.id, question.name) == (QUESTION, "question-1", "li")
+
+
+@pytest.mark.parametrize("resumed_by", ["state", "run id"])
+def test_a_resumed_runs_messages_merge_by_id_with_the_paused_ones(script, resumed_by):
+    """Every message the run made keeps its id from the pause to the resume (JSON, a store).
+
+    A graph that holds the paused result's messages and merges the resumed result's into them
+    (`add_messages`) holds each once: the question asked as text, the tool results, the format
+    error the model read.
+    """
+    from langgraph.graph.message import add_messages
+
+    from custom_react.pausing.store import MemoryStore
+
+    options = {"approval": "interrupt", "checkpoint": MemoryStore()}
+    first = "Action: calculator\nAction Input: 2 + 2"
+    replies = [first, "Action: calculator", ASK]
+    before = CustomReActAgent(script(*replies).model, [calculator, command_tool([])], **options)
+    paused = before.invoke(QUESTION)
+    assert paused["stop_reason"] == "needs_approval"
+    assert all(message.id for message in paused["messages"])
+    state = json.loads(json.dumps(paused["state"]))
+    resume = state if resumed_by == "state" else paused["run_id"]
+    agent = CustomReActAgent(
+        script("Final Answer: 2").model, [calculator, command_tool([])], **options
+    )
+    done = agent.invoke({"resume": resume, "decision": {"approve": True}})
+    merged = add_messages(paused["messages"], done["messages"])
+    assert [m.id for m in merged] == [m.id for m in done["messages"]]
+    assert len(merged) == len(done["messages"]) == len(paused["messages"]) + 3
+
+
+@tool
+def calculator(expression: str) -> str:
+    """Evaluate an arithmetic expression."""
+    return "4"
