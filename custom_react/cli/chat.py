@@ -53,4 +53,4 @@ def converse(
             typer.echo(last.result.output)
         if isinstance(last, RunFinished):
             warn_unchecked(last.result)
-        answered += isinstance(last, RunFinished) and last.result.stop_reason == "final_answer"
+        answered += isinstance(last, RunFinished) and last.result.answered

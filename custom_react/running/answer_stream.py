@@ -43,7 +43,7 @@ class AnswerText:
         self.reply = ""  # a step ended: the next reply starts afresh
         if isinstance(event, FinalAnswerEvent) and not self.live:
             return self._extend(event.output)  # the accepted answer, whole
-        if isinstance(event, RunFinished) and event.result.stop_reason == "final_answer":
+        if isinstance(event, RunFinished) and event.result.answered:
             return self._extend(event.result.output)
         return ""
 

@@ -152,3 +152,12 @@ def test_a_json_step_s_answer_so_far(reply: str, answer: str) -> None:
     from custom_react.formats.json_format import json_answer_so_far
 
     assert json_answer_so_far(reply) == answer
+
+
+@pytest.mark.parametrize("chunk_size", [3, None])
+def test_an_answer_generated_at_the_step_limit_streams_too(script, tools, chunk_size):
+    # early_stopping_method="generate": the run ends at its limit with an answer all the same.
+    generated = "Thought: I must answer now\nFinal Answer: About 1.2 yuan."
+    model = script(SEARCH, generated, chunk_size=chunk_size)
+    agent = CustomReActAgent(model.model, tools, max_iterations=1, early_stopping_method="generate")
+    assert "".join(agent.stream_final_answer("What does a rose cost?")) == "About 1.2 yuan."
