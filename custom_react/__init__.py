@@ -12,8 +12,9 @@ its Observation) with `argument_checks.py` (whether the bound arguments fit the 
 and the Observation when not) and `running/tool_output.py` (what the tool returned, as text),
 `running/context.py` (the run's context, for a tool that asks for it),
 `pausing/approval.py` (whether the tool waits for a person: approval's one home),
-`answering/rules.py` with `answering/checks.py` (the verdict on a Final Answer: as written, or
-held to a schema and checks), `steps.py` (the
+`answering/rules.py` with `answering/checks.py` and `answering/echo.py` (the verdict on a Final
+Answer: as written, unless it repeats a message the loop wrote to the model, or held to a schema
+and checks), `steps.py` (the
 step's one record, `ToolStep`, from the parsed Action to the stored step), `events.py` (the events
 that carry it), `memory.py` (the run's records and counters) with `running/inputs.py` (what the
 agent takes) and `pausing/threads.py` (the run's thread, if any), and `running/runnable.py` with `running/calls.py` (how `invoke` drives the loop and

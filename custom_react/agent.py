@@ -154,7 +154,7 @@ class CustomReActAgent(StepRunnable):
 
     def _answer(self, step: FinalAnswer, reply: str, run: RunMemory) -> Loop[Ending | None]:
         """The run's ending with this Final Answer; None when it goes back to the model."""
-        # With no schema and no checks, the verdict is the answer as written.
+        # With no schema and no checks: the answer as written, unless it repeats a loop message.
         verdict = self.answers.review(
             step, run.steps, run.question, run.rejections, run.chat_history
         )

@@ -2,10 +2,11 @@
 
 `AnswerRules` is built from the agent's `response_format`, `final_answer_checks` and
 `max_answer_retries` (`AgentSettings.answer_rules`; with neither set, every answer is taken as
-written). `review` gives the `Verdict` on one answer: the output to return (the answer's
-JSON written cleanly with a schema), the `structured_response`, the checks it still fails, or why
-it goes back to the model instead: `invalid` when it is not the JSON the schema asks for (the loop
-records a `ParseFailure`, counted like any format error), `sent_back` while the checks may still
+written, unless it only repeats a message the loop wrote to the model: `echo.py`). `review` gives
+the `Verdict` on one answer: the output to return (the answer's JSON written cleanly with a
+schema), the `structured_response`, the checks it still fails, or why it goes back to the model
+instead: `invalid` when it repeats the loop's message or is not the JSON the schema asks for (the
+loop records a `ParseFailure`, counted like any format error), `sent_back` while the checks may still
 send it back (the loop records an `AnswerRejected`). `last_answer` is the verdict on the answer
 asked for at a limit, which nothing can send back. It decides; the loop records and counts.
 """
@@ -19,8 +20,10 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from custom_react.answering.checks import Check, RunSteps, review
+from custom_react.answering.echo import repeats_loop_message
 from custom_react.answering.schema import AnswerInvalid, AnswerSchema
 from custom_react.parser import FinalAnswer
+from custom_react.prompts import load_messages
 from custom_react.steps import Step, ToolStep
 
 
@@ -60,7 +63,7 @@ class AnswerRules:
 
     @property
     def as_written(self) -> bool:
-        """Whether every answer is taken as written: no schema and no checks, so none goes back."""
+        """No schema and no checks: an answer goes back only if it repeats the loop's message."""
         return self.schema is None and not self.checks
 
     def review(
@@ -73,10 +76,13 @@ class AnswerRules:
     ) -> Verdict:
         """The verdict on `answer`, given the run so far and the answers already sent back.
 
-        The checks also read the conversation before the question (`history`). It decides only:
-        the loop records what it sends back and counts it.
+        An answer that repeats the loop's own message to the model goes back as a format error
+        (`echo.py`). The checks also read the conversation before the question (`history`). It
+        decides only: the loop records what it sends back and counts it.
         """
         output = answer.output
+        if repeats_loop_message(output, run_steps):  # the user would read a message to the model
+            return Verdict(output, invalid=load_messages(self.language)["answer_echo"])
         structured = None
         if self.schema is not None:
             try:

@@ -9,7 +9,9 @@ run's output (an answer written without a marker, say), so the pieces always joi
 reading of a reply so far (`ReActFormat.answer_so_far`: the text markers' and XML tags' by
 default, `parsing.markers.answer_so_far`; the JSON format's own). An agent whose answers are checked (`response_format`,
 `final_answer_checks`) may send an answer back: then nothing streams until an answer is accepted
-(its `FinalAnswerEvent`), so a rejected answer never reaches the stream (`live=False`).
+(its `FinalAnswerEvent`), so a rejected answer never reaches the stream (`live=False`). So it is
+once the loop wrote to the model (a call refused, a format error): the next answer may only repeat
+that message, and go back (`answering/echo.py`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
-from custom_react.events import ReplyToken, RunFinished
+from custom_react.answering.echo import loop_message
+from custom_react.events import ObservationEvent, ReplyToken, RunFinished
 from custom_react.parsing.markers import answer_so_far
 from custom_react.steps import FinalAnswerEvent
 
@@ -41,6 +44,9 @@ class AnswerText:
             self.reply = "" if event.restart else self.reply + event.text
             return self._extend(self.written(self.reply)) if self.live else ""
         self.reply = ""  # a step ended: the next reply starts afresh
+        record = event.step if isinstance(event, ObservationEvent) else event
+        if loop_message(record) is not None:
+            self.live = False  # an answer that repeats the loop's message goes back: wait for it
         if isinstance(event, FinalAnswerEvent) and not self.live:
             return self._extend(event.output)  # the accepted answer, whole
         if isinstance(event, RunFinished) and event.result.answered:
