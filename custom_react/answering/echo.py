@@ -4,8 +4,8 @@ Between its replies the loop writes to the model: why a call did not run ("searc
 write the Action again ..."), why a reply broke the format, why an answer went back. Small models
 sometimes copy that message as their Final Answer, so the user would read instructions meant for
 the model. `repeats_loop_message` finds such an answer; the loop sends it back like a format error
-(`AnswerRules.review`), and the answer stream holds its text once such a message was written
-(`running/answer_stream.py`). A tool's own result is never such a message: an answer that repeats
+(`AnswerRules.review`; `TextReActMiddleware` too, for its format errors), and the answer stream
+holds its text once such a message was written (`running/answer_stream.py`). A tool's own result is never such a message: an answer that repeats
 what a tool returned is an answer.
 """
 
@@ -36,15 +36,17 @@ def loop_message(record: object) -> str | None:
     return None
 
 
-def repeats_loop_message(answer: str, records: Iterable[object]) -> bool:
-    """Whether `answer` holds one of the loop's messages whole, or is most of one (a copy cut short)."""
+def loop_messages(records: Iterable[object]) -> list[str]:
+    """Every message the loop wrote to the model in these records, in order."""
+    return [message for record in records if (message := loop_message(record)) is not None]
+
+
+def repeats_loop_message(answer: str, messages: Iterable[str]) -> bool:
+    """Whether `answer` holds one of `messages` whole, or is most of one (a copy cut short)."""
     written = _plain(answer)
     if len(written) < _SHORTEST:
         return False
-    for record in records:
-        message = loop_message(record)
-        if message is None:
-            continue
+    for message in messages:
         said = _plain(message)
         if said in written or (written in said and 3 * len(written) >= 2 * len(said)):
             return True

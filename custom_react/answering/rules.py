@@ -20,7 +20,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from custom_react.answering.checks import Check, RunSteps, review
-from custom_react.answering.echo import repeats_loop_message
+from custom_react.answering.echo import loop_messages, repeats_loop_message
 from custom_react.answering.schema import AnswerInvalid, AnswerSchema
 from custom_react.parser import FinalAnswer
 from custom_react.prompts import load_messages
@@ -81,7 +81,8 @@ class AnswerRules:
         decides only: the loop records what it sends back and counts it.
         """
         output = answer.output
-        if repeats_loop_message(output, run_steps):  # the user would read a message to the model
+        # An answer that only repeats the loop's message to the model: the user would read it.
+        if repeats_loop_message(output, loop_messages(run_steps)):
             return Verdict(output, invalid=load_messages(self.language)["answer_echo"])
         structured = None
         if self.schema is not None:

@@ -50,6 +50,7 @@ from langgraph.runtime import Runtime
 
 from custom_react.acting import unknown_tool_message
 from custom_react.answering import AnswerInvalid, AnswerSchema
+from custom_react.answering.echo import repeats_loop_message
 from custom_react.argument_checks import argument_problem
 from custom_react.arguments import bind_arguments
 from custom_react.formats import FormatName, ReActFormat, get_format
@@ -58,12 +59,13 @@ from custom_react.integrations.react_messages import (
     format_error,
     gone_on,
     last_human,
+    said_to_model,
     step_exchanges,
     stopped,
     with_call,
 )
 from custom_react.parser import Action, ParseError, parse_step
-from custom_react.prompts import check_language, message
+from custom_react.prompts import check_language, load_messages, message
 from custom_react.running.inputs import system_texts
 from custom_react.running.model_call import as_reply, rejects_stop, was_cut_off
 from custom_react.running.options import check_types
@@ -137,7 +139,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         if self.stopped_after_thought(reply):  # shown its Thought, the model goes on (once)
             more = self.ask(handler, self.text_request(request, tools, schema, reply.text))
             reply = gone_on(reply, more)
-        return self.read_reply(reply, tools, schema)
+        return self.read_reply(reply, tools, schema, said_to_model(request.messages))
 
     async def awrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[ModelResponse]]
@@ -149,7 +151,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         if self.stopped_after_thought(reply):
             more = await self.aask(handler, self.text_request(request, tools, schema, reply.text))
             reply = gone_on(reply, more)
-        return self.read_reply(reply, tools, schema)
+        return self.read_reply(reply, tools, schema, said_to_model(request.messages))
 
     def ask(
         self, handler: Callable[[ModelRequest], ModelResponse], request: ModelRequest
@@ -239,15 +241,18 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         return render_transcript(exchanges, observe, self.step_format.cue, "", unfinished)
 
     def read_reply(
-        self, message: AIMessage, tools: Sequence[BaseTool], schema: AnswerSchema | None = None
+        self,
+        message: AIMessage,
+        tools: Sequence[BaseTool],
+        schema: AnswerSchema | None = None,
+        said: Sequence[str] = (),
     ) -> ModelResponse:
         """The model's text reply as `create_agent` needs it: a tool call, the answer, or an error.
 
-        A format error is `format_error`'s two messages (`after_model` then goes back). The reply's text is kept as the message's content for a step (what the model reads of
-        it later); for a final answer the content is the answer and the step is kept in
-        `response_metadata["react_log"]`. With a `schema` (create_agent's `response_format`)
-        the answer is read into it: the response's `structured_response`, or, when it does not
-        fit, an error the model reads as its next Observation (like a format error).
+        A format error (so is an answer repeating one the run wrote, `said`) is `format_error`'s
+        two messages (`after_model` then goes back). A step's message keeps the reply's text (what
+        the model reads later); an answer's holds the answer, the step in its `react_log`
+        metadata. With a `schema` (`response_format`) the answer is read into it, or is an error.
         """
         text = message.text
         try:
@@ -264,6 +269,8 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
                 if problem := argument_problem(chosen, args, self.language):  # a format error
                     raise ParseError(problem, text)
                 return ModelResponse(result=[with_call(message, step.log, chosen.name, args)])
+            if repeats_loop_message(step.output, said):  # an error the run wrote, copied
+                raise ParseError(load_messages(self.language)["answer_echo"], text)
             structured, output = (
                 schema.read(step.output, self.language) if schema else (None, step.output)
             )

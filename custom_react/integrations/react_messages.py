@@ -44,6 +44,11 @@ def format_error(reply: AIMessage, error: str) -> list[BaseMessage]:
     return [sent_back(kept), sent_back(HumanMessage(content=error))]
 
 
+def said_to_model(messages: Sequence[BaseMessage]) -> list[str]:
+    """What the run wrote to the model so far: why each reply it sent back broke the format."""
+    return [m.text for m in messages if isinstance(m, HumanMessage) and is_format_error(m)]
+
+
 def step_exchanges(messages: Sequence[BaseMessage]) -> list[Exchange]:
     """The steps as (reply, observation) pairs, a format error as its reply's observation.
 

@@ -16,7 +16,7 @@ import pytest
 from langchain_core.tools import StructuredTool, tool
 
 from custom_react import CustomReActAgent
-from custom_react.answering.echo import repeats_loop_message
+from custom_react.answering.echo import loop_messages, repeats_loop_message
 from custom_react.prompts import load_messages
 from custom_react.steps import ParseFailure, ToolStep
 from custom_react.testing import Script
@@ -161,8 +161,9 @@ def test_which_answers_count_as_a_copy():
     ran = ToolStep("search", {"query": "x"}, "t", "log").observed(
         "search was not run: the server said so.", "ok"
     )
-    assert repeats_loop_message("Observation: " + refused.observation + " Sorry.", [refused])
-    assert repeats_loop_message(refused.observation[:50], [refused])  # most of it
-    assert not repeats_loop_message(refused.observation[:30], [refused])  # a start only
-    assert not repeats_loop_message(ran.observation, [ran])  # the tool's own result
-    assert not repeats_loop_message("used up", [refused])  # too short to be a copy
+    said = loop_messages([refused, ran])
+    assert said == [refused.observation]  # the tool's own result is not the loop's message
+    assert repeats_loop_message("Observation: " + refused.observation + " Sorry.", said)
+    assert repeats_loop_message(refused.observation[:50], said)  # most of it
+    assert not repeats_loop_message(refused.observation[:30], said)  # a start only
+    assert not repeats_loop_message("used up", said)  # too short to be a copy

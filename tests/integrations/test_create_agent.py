@@ -105,6 +105,23 @@ def prompt_has_tools(messages: list[BaseMessage]) -> bool:
     return any(isinstance(m, AIMessage) and m.tool_calls for m in messages)
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_an_answer_repeating_a_format_error_goes_back_too(
+    script: Callable[..., Script], tools: list[BaseTool], language: str
+) -> None:
+    broken = "Thought: let me think about it.\nAction Input: 17 * 23"
+    probe = script(broken, "Final Answer: 391")
+    middleware = [TextReActMiddleware(language=language)]
+    error = run(create_agent(probe.model, tools, middleware=middleware))[2].text
+    model = script(broken, f"Final Answer: {error}", "Final Answer: 391")
+
+    messages = run(create_agent(model.model, tools, middleware=middleware))
+
+    assert messages[-1].text == "391"  # the copied error was not the answer
+    assert messages[4].text == message("answer_echo", language)
+    assert is_format_error(messages[3]) and is_format_error(messages[4])
+
+
 def test_a_format_error_goes_back_to_the_model_as_an_observation(
     script: Callable[..., Script], tools: list[BaseTool], calls: Calls
 ) -> None:
