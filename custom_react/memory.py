@@ -3,7 +3,7 @@
 `open_run` starts a run from the agent's input: a question string or `{"input": ...,
 "chat_history": [...]}` starts a new one; `{"resume": ...}` continues a paused or cut-short run
 with its steps (`pausing/state.py` reads it back). `RunMemory` then keeps the question, the chat
-history, one record per kept model reply (`events.Step`: a `ToolStep`, a `ParseFailure`, an
+history, one record per kept model reply (`steps.Step`: a `ToolStep`, a `ParseFailure`, an
 `AnswerRejected` or the `FinalAnswerEvent`), the model calls made, the format errors in a row and the summed token usage.
 The LangChain 1.0 messages (an `AIMessage` with the parsed tool call, then its `ToolMessage`: the
 shape `create_agent` produces), the legacy `intermediate_steps` and the repeated-action check are
@@ -191,16 +191,16 @@ class RunMemory(BaseRun):
             self.handed,
         )
 
-    def _messages(self) -> list[BaseMessage]:
-        """As `create_agent` returns them: history, question, what came after it, the steps.
-
-        What came as messages is kept as it came; what the run made gets an id that holds on
-        every resume, as the run keeps its id and the earlier steps their places (`with_ids`): a
-        graph merging by id holds each message once.
+    def _messages(self, pending: ToolStep | None = None) -> list[BaseMessage]:
+        """As `create_agent` returns them: history, question, what came after it, the steps (a
+        run waiting for a person ends on its `pending` call, as at an interrupt). What came as
+        messages is kept as it came; what the run made gets an id that holds on every resume, as
+        the run keeps its id and the earlier steps their places (`with_ids`): a graph merging by
+        id holds each message once.
         """
-        made = with_ids(
-            [HumanMessage(self.question), *to_messages(self.steps, self.observe)], self.run_id
-        )
+        waiting = pending.to_messages(self.observe)[:1] if pending is not None else []
+        steps = to_messages(self.steps, self.observe)
+        made = with_ids([HumanMessage(self.question), *steps, *waiting], self.run_id)
         return [*self.chat_history, self.asked or made[0], *self.handed, *made[1:]]
 
     def finish(self, ending: Ending) -> AgentResult:
@@ -211,7 +211,7 @@ class RunMemory(BaseRun):
         result = AgentResult(
             input=self.question,
             output=ending.output,
-            messages=self._messages(),
+            messages=self._messages(ending.pending),
             intermediate_steps=to_intermediate_steps(self.steps),
             iterations=self.iterations,
             stop_reason=ending.stop_reason,

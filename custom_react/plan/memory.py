@@ -118,9 +118,11 @@ class PlanRun(BaseRun):
         state = paused_state(self, plan, done)
         state = state if key is None else sign_state(state, key)
         result = self.result(self.waiting.output, "needs_approval", plan.steps[done:], state)
-        # The waiting step's tokens are spent too (its own paused run keeps them for the resume).
+        # The waiting step's messages (up to the call to approve) and tokens are the run's too;
+        # its own paused run keeps them for the resume, which returns them with the same ids.
+        waiting = [m for m in self.waiting.messages if not isinstance(m, SystemMessage)]
         spent = add_usage(self.usage, cast(UsageMetadata, self.waiting.usage or None))
-        return replace(result, usage=dict(spent or {}))
+        return replace(result, messages=[*result.messages, *waiting], usage=dict(spent or {}))
 
 
 def new_id() -> str:

@@ -256,7 +256,9 @@ def test_a_resumed_runs_messages_merge_by_id_with_the_paused_ones(script, resume
     done = agent.invoke({"resume": resume, "decision": {"approve": True}})
     merged = add_messages(paused["messages"], done["messages"])
     assert [m.id for m in merged] == [m.id for m in done["messages"]]
-    assert len(merged) == len(done["messages"]) == len(paused["messages"]) + 3
+    # The paused run ends on the call waiting for approval; the resume adds its result and the answer.
+    assert paused["messages"][-1].tool_calls[0]["name"] == "run_command"
+    assert len(merged) == len(done["messages"]) == len(paused["messages"]) + 2
 
 
 @tool

@@ -185,12 +185,34 @@ def test_every_message_keeps_its_id_from_the_pause_to_the_resume() -> None:
     before = [m.id for m in paused["messages"]]
     assert None not in before and None not in [m.id for m in done["messages"]]
     assert [m.id for m in done["messages"]][: len(before)] == before
-    # Step 2's executor made its task and its calculator step before the pause: their ids come
-    # from its run, the same on every resume of that pause.
+    # Step 2's executor made its task, its calculator step and the call to approve before the
+    # pause (the paused result shows them): their ids come from its run, the same on every
+    # resume of that pause.
     third = Script("Final Answer: deployed", "Final Answer: 391, and deployed.")
     again = with_tools(third, [deploy_tool(ran), calculator]).invoke(resume)
-    step_two = [m.id for m in done["messages"][len(before) :]]
+    start = len(before) - 4  # step 2's task, calculator call and result, the deploy call
+    step_two = [m.id for m in done["messages"][start:]]
     assert len(step_two) == len(set(step_two)) == 6  # task, call, result, call, result, answer
-    assert [m.id for m in again["messages"][len(before) :]][:3] == step_two[:3]
+    assert [m.id for m in again["messages"][start:]][:4] == step_two[:4]
     merged = add_messages(add_messages([asked], paused["messages"]), done["messages"])
     assert [m.id for m in merged] == [m.id for m in done["messages"]]
+
+
+@pytest.mark.parametrize("how", ["invoke", "ainvoke", "stream"])
+def test_a_paused_plan_run_shows_the_waiting_call_and_the_resume_keeps_it_once(how: str) -> None:
+    ran: list[str] = []
+    paused, _ = run_by(agent(Script(PLAN, DEPLOY), ran), how, QUESTION)
+    # What waits is in the result, as in the executor's own paused result: the call to approve.
+    waiting = [m for m in paused["messages"] if isinstance(m, AIMessage) and m.tool_calls]
+    assert [c["name"] for m in waiting for c in m.tool_calls] == ["deploy"]
+    assert [a.tool for a, _ in paused["intermediate_steps"]] == []  # nothing has run yet
+    second = Script(
+        "Thought: done\nFinal Answer: deployed to prod",
+        "Final Answer: The release is deployed to prod.",
+    )
+    done, _ = run_by(
+        agent(second, ran), how, {"resume": paused["state"], "decision": {"approve": True}}
+    )
+    ids = [m.id for m in done["messages"]]
+    assert len(ids) == len(set(ids)) and waiting[0].id in ids  # the same call, kept once
+    assert [a.tool for a, _ in done["intermediate_steps"]] == ["deploy"]
