@@ -192,11 +192,10 @@ class RunMemory(BaseRun):
         )
 
     def _messages(self, pending: ToolStep | None = None) -> list[BaseMessage]:
-        """As `create_agent` returns them: history, question, what came after it, the steps (a
-        run waiting for a person ends on its `pending` call, as at an interrupt). What came as
-        messages is kept as it came; what the run made gets an id that holds on every resume, as
-        the run keeps its id and the earlier steps their places (`with_ids`): a graph merging by
-        id holds each message once.
+        """As `create_agent` returns them: history, question, what came after it, steps, the call.
+
+        The `pending` call waits for a person (an interrupt). What the run made gets an id that
+        holds on every resume (`with_ids`): a graph merging by id holds each message once.
         """
         waiting = pending.to_messages(self.observe)[:1] if pending is not None else []
         steps = to_messages(self.steps, self.observe)
