@@ -48,11 +48,8 @@ from langchain_core.messages import (
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
-from custom_react.acting import unknown_tool_message
 from custom_react.answering import AnswerInvalid, AnswerSchema
 from custom_react.answering.echo import repeats_loop_message
-from custom_react.argument_checks import argument_problem
-from custom_react.arguments import bind_arguments
 from custom_react.formats import FormatName, ReActFormat, get_format
 from custom_react.integrations.react_messages import (
     failures_in_a_row,
@@ -64,6 +61,7 @@ from custom_react.integrations.react_messages import (
     stopped,
     with_call,
 )
+from custom_react.integrations.text_calls import CopiedCall, tool_call
 from custom_react.parser import Action, ParseError, parse_step
 from custom_react.prompts import check_language, load_messages, message
 from custom_react.running.inputs import system_texts
@@ -71,7 +69,6 @@ from custom_react.running.model_call import as_reply, rejects_stop, was_cut_off
 from custom_react.running.options import check_types
 from custom_react.scratchpad import is_format_error, readable_history, render_transcript
 from custom_react.steps import REACT_LOG
-from custom_react.toolbox import resolve_call
 
 
 class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
@@ -139,7 +136,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         if self.stopped_after_thought(reply):  # shown its Thought, the model goes on (once)
             more = self.ask(handler, self.text_request(request, tools, schema, reply.text))
             reply = gone_on(reply, more)
-        return self.read_reply(reply, tools, schema, said_to_model(request.messages))
+        return self.read_reply(reply, tools, schema, request.messages)
 
     async def awrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[ModelResponse]]
@@ -151,7 +148,7 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         if self.stopped_after_thought(reply):
             more = await self.aask(handler, self.text_request(request, tools, schema, reply.text))
             reply = gone_on(reply, more)
-        return self.read_reply(reply, tools, schema, said_to_model(request.messages))
+        return self.read_reply(reply, tools, schema, request.messages)
 
     def ask(
         self, handler: Callable[[ModelRequest], ModelResponse], request: ModelRequest
@@ -245,12 +242,13 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         message: AIMessage,
         tools: Sequence[BaseTool],
         schema: AnswerSchema | None = None,
-        said: Sequence[str] = (),
+        messages: Sequence[BaseMessage] = (),
     ) -> ModelResponse:
         """The model's text reply as `create_agent` needs it: a tool call, the answer, or an error.
 
-        A format error (so is an answer repeating one the run wrote, `said`) is `format_error`'s
-        two messages (`after_model` then goes back). A step's message keeps the reply's text (what
+        A format error (so is a call `text_calls.tool_call` refuses, and an answer repeating an
+        error the run wrote in `messages`) is `format_error`'s two messages (`after_model` then
+        goes back). A step's message keeps the reply's text (what
         the model reads later); an answer's holds the answer, the step in its `react_log`
         metadata. With a `schema` (`response_format`) the answer is read into it, or is an error.
         """
@@ -259,23 +257,17 @@ class TextReActMiddleware(AgentMiddleware):  # type: ignore[type-arg]
             cut_off = was_cut_off(message, self.step_format.stop)  # at the token limit: inside it?
             parse = self.step_format.reading_calls_of(tools).parse  # and the tools' calls in prose
             step = parse_step(text, parse, self.language, cut_off=cut_off)
-            if isinstance(step, Action):
-                chosen, written = resolve_call(step.tool, step.tool_input, tools)
-                if chosen is None:  # named here, with the agent's tools only: no internal name
-                    raise ParseError(
-                        unknown_tool_message(step.tool, list(tools), self.language), text
-                    )
-                args, _ = bind_arguments(chosen, written)
-                if problem := argument_problem(chosen, args, self.language):  # a format error
-                    raise ParseError(problem, text)
-                return ModelResponse(result=[with_call(message, step.log, chosen.name, args)])
-            if repeats_loop_message(step.output, said):  # an error the run wrote, copied
+            if isinstance(step, Action):  # checked as the loop checks it: else a format error
+                name, args = tool_call(step, tools, messages, self.language)
+                return ModelResponse(result=[with_call(message, step.log, name, args)])
+            if repeats_loop_message(step.output, said_to_model(messages)):  # an error, copied
                 raise ParseError(load_messages(self.language)["answer_echo"], text)
             structured, output = (
                 schema.read(step.output, self.language) if schema else (None, step.output)
             )
         except (ParseError, AnswerInvalid) as error:
-            return ModelResponse(result=format_error(message, str(error)))
+            refused = error.call if isinstance(error, CopiedCall) else None
+            return ModelResponse(result=format_error(message, str(error), refused))
         metadata = {**message.response_metadata, REACT_LOG: step.log}
         answer = message.model_copy(
             update={"content": output, "tool_calls": [], "response_metadata": metadata}

@@ -38,10 +38,21 @@ def gone_on(reply: BaseMessage, more: BaseMessage) -> AIMessage:
     return continued(first.text, rest).model_copy(update={"usage_metadata": usage})
 
 
-def format_error(reply: AIMessage, error: str) -> list[BaseMessage]:
-    """A reply that broke the format, as written (no tool call), and a user turn with the error."""
+def format_error(
+    reply: AIMessage, error: str, refused: dict[str, Any] | None = None
+) -> list[BaseMessage]:
+    """A reply that broke the format, as written (no tool call), and a user turn with the error.
+
+    A call refused as copied from the tool list is kept with the error (`REFUSED_CALL`): written
+    again, it runs (`text_calls.tool_call`).
+    """
     kept = reply.model_copy(update={"content": strip_think(reply.text).strip(), "tool_calls": []})
-    return [sent_back(kept), sent_back(HumanMessage(content=error))]
+    marks = {REFUSED_CALL: refused} if refused else {}
+    return [sent_back(kept), sent_back(HumanMessage(content=error, response_metadata=marks))]
+
+
+REFUSED_CALL = "react_refused_call"
+"""The `response_metadata` key of a refusal's user turn: the copied call, `{"tool", "args"}`."""
 
 
 def said_to_model(messages: Sequence[BaseMessage]) -> list[str]:

@@ -667,3 +667,63 @@ def test_a_provider_tool_call_streamed_in_chunks_runs_too(
         parts = asyncio.run(drained())
     assert any(getattr(chunk, "tool_call_chunks", None) for chunk, _ in parts)  # it streamed them
     assert calls.calls == [("calculator", "17 * 23")] and len(model.prompts) == 2
+
+
+CONVERT_SCHEMA = {
+    "type": "object",
+    "properties": {"amount": {"type": "number"}, "to": {"type": "string"}},
+    "required": ["amount", "to"],
+}
+COPIED = 'Thought: t\nAction: convert_currency\nAction Input: {"amount": 0.0, "to": "EUR"}'
+
+
+def convert_tool(ran: list[dict[str, Any]]) -> BaseTool:
+    from langchain_core.tools import StructuredTool
+
+    return StructuredTool.from_function(
+        func=lambda **args: ran.append(args) or "converted",
+        name="convert_currency",
+        description="Convert an amount of money into another currency.",
+        args_schema=CONVERT_SCHEMA,
+    )
+
+
+@pytest.mark.parametrize("way", ["invoke", "ainvoke"])
+def test_a_call_keeping_the_examples_values_is_refused_once_as_in_the_loop(
+    script: Callable[..., Script], way: str
+) -> None:
+    ran: list[dict[str, Any]] = []
+    agent = create_agent(
+        script(COPIED, "Final Answer: about 42 km").model,
+        [convert_tool(ran)],
+        middleware=[TextReActMiddleware()],
+    )
+    given = {"messages": [HumanMessage("How many kilometres is a marathon?")]}
+    if way == "invoke":
+        messages = agent.invoke(given)["messages"]
+    else:
+        messages = asyncio.run(agent.ainvoke(given))["messages"]
+    assert ran == [] and messages[-1].text == "about 42 km"
+    refusal = messages[2]
+    assert is_format_error(refusal) and "0.0 is the example value" in refusal.text
+    # Written again, the same call runs: the model means it, as in CustomReActAgent.
+    insisting = create_agent(
+        script(COPIED, COPIED, "Final Answer: 0 EUR").model,
+        [convert_tool(ran)],
+        middleware=[TextReActMiddleware()],
+    )
+    assert insisting.invoke(given)["messages"][-1].text == "0 EUR"
+    assert ran == [{"amount": 0.0, "to": "EUR"}]
+
+
+def test_a_zero_the_question_gives_runs_at_once_in_the_middleware(
+    script: Callable[..., Script],
+) -> None:
+    ran: list[dict[str, Any]] = []
+    agent = create_agent(
+        script(COPIED, "Final Answer: 0 EUR").model,
+        [convert_tool(ran)],
+        middleware=[TextReActMiddleware()],
+    )
+    agent.invoke({"messages": [HumanMessage("What is 0 dollars in EUR?")]})
+    assert ran == [{"amount": 0.0, "to": "EUR"}]
