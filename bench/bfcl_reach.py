@@ -12,7 +12,7 @@ Two kinds of change, each reaching only the runs whose transcript shows what it 
   python`, `Action Input: area(radius=5)`; `print(area(radius=5))`).
 - `--kind example-values`: a call refused for keeping the tool list's example values
   (`argument_checks.example_values`): a call that ran with one (`amount=0.0` where the question
-  gives no zero). `TextReActMiddleware` does not refuse such a call, so its runs are not listed.
+  gives no zero), in the loop and in `TextReActMiddleware` alike.
 
 Every other run would read the same replies the same way. This prints, per model and category,
 the cases of our agents (text, XML, JSON, `create_agent_text`) where one shows, as arguments for
@@ -75,9 +75,7 @@ def _wraps_a_call(run: dict[str, Any]) -> bool:
 
 
 def _keeps_example_values(run: dict[str, Any]) -> bool:
-    """Whether a call that ran kept its tool's example values (not read by the middleware)."""
-    if run["agent"] == "create_agent_text":
-        return False
+    """Whether a call that ran kept its tool's example values."""
     case = cases_by_id(run["category"])[run["id"]]
     tools = {tool.name: tool for tool in recording_tools(case, [])}
     for call in run["calls"]:
