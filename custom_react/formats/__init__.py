@@ -26,8 +26,12 @@ from langchain_core.tools import BaseTool
 from custom_react.answering import AnswerSchema
 from custom_react.environment import environment_option
 from custom_react.parser import Action, FinalAnswer, ParseError, parse_llm_response
+from custom_react.parsing.action import WrittenCall
+from custom_react.parsing.answer_calls import call_in_answer_tag
 from custom_react.parsing.markers import MARKERS, answer_so_far
+from custom_react.parsing.placeholder_action import tool_from_input
 from custom_react.parsing.prose_calls import ToolArguments, call_in_prose
+from custom_react.parsing.tool_name import is_final_answer_name
 from custom_react.prompt import TEXT_QUESTION, RenderTools, build_react_prompt, render_tools
 from custom_react.prompts import load_template, message
 from custom_react.scratchpad import TEXT_CUE, render_observation
@@ -153,12 +157,28 @@ def parse_with_calls(
     text: str,
     language: str,
 ) -> Action | FinalAnswer:
-    """The step `parse` reads; an answer with no marker that is a call of one of `tools`: that call."""
+    """The step `parse` reads, read again with `tools` known.
+
+    An answer with no marker that ends with a call of one of them is that call: in Cline's tags
+    (`parsing.prose_calls`) or written like Python in an `<answer>` block
+    (`parsing.answer_calls`; a call of the final answer there is its answer). An Action whose name
+    copied the prompt's list of tools runs the tool its input starts with
+    (`parsing.placeholder_action`).
+    """
     step = parse(text, language)
-    if not isinstance(step, FinalAnswer) or step.thought or step.log != step.output:
-        return step  # an Action, or an answer the model marked as one
-    if (call := call_in_prose(step.output, tools)) is None:
+    if isinstance(step, Action):
+        if step.tool in tools:
+            return step  # the common case, read as it is
+        found = tool_from_input(step.tool, step.tool_input, tools)
+        return step if found is None else replace(step, tool=found[0], tool_input=found[1])
+    if step.thought or step.log != step.output:
+        return step  # an answer the model marked as one
+    call = call_in_prose(step.output, tools) or call_in_answer_tag(step.output, tools)
+    if call is None:
         return step
+    if is_final_answer_name(call.name):
+        answer = WrittenCall(call.name, call.args).answer
+        return FinalAnswer(output=answer, thought=call.before, log=step.log) if answer else step
     return Action(tool=call.name, tool_input=call.args, thought=call.before, log=step.log)
 
 

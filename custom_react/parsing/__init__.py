@@ -11,7 +11,9 @@ into the name meant
 `action_input.py` reads an Action Input (text, or a JSON object of arguments); `call_syntax.py`
 reads a call written like Python, `function_tags.py` one in tags (`<function=...>`, GLM's),
 `token_calls.py` one between a model's tool-call tokens; `json_repair.py` reads the JSON small
-models write. `prose_calls.py` is the one reader told the tools: a call of one of them in Cline's
-tags ending a reply with no marker (the step formats put it after their parser). All
-pure, all linear time.
+models write. Three readers are told the tools, and the step formats put them after their parser:
+`prose_calls.py` (a call of one of them in Cline's tags ending a reply with no marker),
+`answer_calls.py` (one written like Python as the whole of an `<answer>` block) and
+`placeholder_action.py` (an Action line that copied the prompt's list of tools, the tool named
+where the input starts). All pure, all linear time.
 """

@@ -8,8 +8,10 @@ turn it into a provider tool call:
     [TOOL_REQUEST]{"name": "get_weather", "arguments": {"city": "Paris"}}[END_TOOL_REQUEST]
 
 in any case, or with another word in the opener: `[tool]{...}[END_TOOL_REQUEST]`, or the tool's
-own name with its arguments, `[get_weather]{"city": "Paris"}[END_TOOL_REQUEST]` (a bracketed word
-other than `TOOL_REQUEST` counts only with `[END_TOOL_REQUEST]` right after the object).
+own name with its arguments, `[get_weather]{"city": "Paris"}[END_TOOL_REQUEST]`, closed by
+`[END_TOOL_REQUEST]` or by the name's own closer, `[get_weather]{...}[/get_weather]` (a bracketed
+word other than `TOOL_REQUEST` counts only with one of the two right after the object: a markdown
+link or a `[note]` before an object stays prose).
 
 A call tag makes the intent plain: the object in it is a call even when its arguments are left
 out (`<tool_call>{"name": "get_time"}</tool_call>`), where a bare `{"name": ...}` is data. The
@@ -70,11 +72,18 @@ def read_wrapped(text: str, start: int) -> Wrapped:
     word = (opener["word"] or "").lower()
     if word in _LM_STUDIO_WORDS or opener["tag"]:
         return Wrapped(value, end, opener.start(), named_by_tag=True)
-    if word and _LM_STUDIO_END.match(text, end):  # `[get_weather]{...}[END_TOOL_REQUEST]`
+    # `[get_weather]{...}[END_TOOL_REQUEST]`, `[get_weather]{...}[/get_weather]`
+    if word and _closes_named_block(text, end, opener["word"]):
         return Wrapped(value, end, opener.start(), tool=opener["word"])
     if word:  # a bracketed word with no LM Studio end: no wrapper
         return Wrapped(value, end, start)
     return Wrapped(value, end, opener.start())
+
+
+def _closes_named_block(text: str, end: int, word: str) -> bool:
+    """Whether LM Studio's end, or the bracketed `word`'s own closer, follows the object at `end`."""
+    own_end = re.compile(r"\s*+\[/" + re.escape(word) + r"\]", re.IGNORECASE)
+    return bool(_LM_STUDIO_END.match(text, end) or own_end.match(text, end))
 
 
 def opened_at(text: str, start: int) -> int:

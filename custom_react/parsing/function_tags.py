@@ -36,7 +36,11 @@ Seed the same with `<parameter name="query" string="true">` in `<seed:tool_call>
 attributes beside its `name`, in any order; a namespaced `<tool_call>` is one); DeepSeek V4
 names the call in an attribute of its `<tool_call>` tag and writes the arguments as one JSON object
 (`<tool_call id="call_0" name="search">{"query": "rose"}</tool_call>`); dspy-go's ReAct prompt
-asks for `<action><tool_name>search</tool_name><arguments><arg key="query">rose</arg>...`. A
+asks for `<action><tool_name>search</tool_name><arguments><arg key="query">rose</arg>...`. Roo
+Code shows a model its earlier calls as `[Tool Use: search]` on a line of its own, and models
+write that marker as their call, followed by MiniMax's `<parameter name=...>` tags (closed by
+`</invoke>`, `</minimax:tool_call>` or nothing) or by a JSON object of the arguments; the marker
+followed by prose is no call. A
 server that does not turn them into provider tool calls (an old template, a parser left off)
 hands them to the agent as text, sometimes flattened onto one line. `find_function_tags` reads the
 first such call: its name and each argument's value as text (one newline on each side removed,
@@ -118,6 +122,16 @@ _FORMS = (
         re.compile("</tool_call>"),
         _named_tag("parameter"),
         re.compile(r"(?P<close></parameter>)|<parameter\s|</tool_call>"),
+    ),
+    _TagForm(  # Roo Code's history marker, then MiniMax's parameter tags or a JSON object
+        re.compile(
+            r"^[ \t]*+\[Tool Use:[ \t]*+(?P<name>[A-Za-z_][\w.-]*+)[ \t]*+\]"
+            r"(?=\s*+(?:<parameter\s|\{|</|\Z))",
+            re.MULTILINE,
+        ),
+        re.compile(r"</invoke>|</" + _TOOL_CALL + ">"),
+        _named_tag("parameter"),
+        re.compile(r"(?P<close></parameter>)|<parameter\s|</invoke>|</" + _TOOL_CALL + ">"),
     ),
     _TagForm(  # dspy-go's ReAct XML
         re.compile(r"(?:<action>\s*+)?+<tool_name>\s*+(?P<name>[^<>\s]++)\s*+</tool_name>"),

@@ -25,6 +25,8 @@ import re
 from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
+from custom_react.parsing.action_input import ActionInput
+
 ToolArguments = Mapping[str, Collection[str]]
 """Each tool's name, with the names of its arguments."""
 
@@ -33,7 +35,8 @@ class ProseCall(NamedTuple):
     """A call found in prose: the tool, its arguments, and the text before the call."""
 
     name: str
-    args: dict[str, str]
+    args: ActionInput
+    """The arguments: a dict of them (tag calls), or a lone value (`answer_calls`)."""
     before: str
 
 

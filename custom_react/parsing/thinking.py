@@ -15,11 +15,13 @@ import re
 
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 # A step a model wrote inside its thinking, with nothing after it (a chat template that ends the
-# turn at the call): a tool-call tag (LM Studio's `[TOOL_REQUEST]` too), a function tag, or an
-# `Action:` line; or a token that opens a call (`token_calls.py`, `call_syntax.py`): Kimi's,
-# DeepSeek's (and its DSML tags), Mistral's, Gemma 4's and FunctionGemma's, LFM2's, Llama's.
+# turn at the call): a tool-call tag (LM Studio's `[TOOL_REQUEST]` or `[END_TOOL_REQUEST]` too), a
+# function tag, Roo Code's `[Tool Use: name]` line, or an `Action:` line; or a token that opens a
+# call (`token_calls.py`, `call_syntax.py`): Kimi's, DeepSeek's (and its DSML tags), Mistral's,
+# Gemma 4's and FunctionGemma's, LFM2's, Llama's.
 _STEP_INSIDE = re.compile(
-    r"<(?:[\w-]++:)?+tool_call\b|\[TOOL_REQUEST\]|<function[=\s]|<invoke\s|^[ \t*]*+Action[ \t*]*+:"
+    r"<(?:[\w-]++:)?+tool_call\b|\[(?:END_)?+TOOL_REQUEST\]|<function[=\s]|<invoke\s"
+    r"|^[ \t*]*+Action[ \t*]*+:|^[ \t]*+\[Tool Use:"
     r"|<\|tool_call(?:s_section|_argument)?+_begin\|>|<｜tool▁calls?+▁begin｜>|<｜++DSML｜++"
     r"|\[TOOL_CALLS\]|<\|tool_call>|<start_function_call>|<\|tool_call_start\|>|<\|python_start\|>",
     re.IGNORECASE | re.MULTILINE,

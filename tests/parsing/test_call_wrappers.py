@@ -2,7 +2,7 @@
 
 Two kinds small models write when a server leaves their call as text: LM Studio's own block,
 `[TOOL_REQUEST]{"name": ..., "arguments": ...}[END_TOOL_REQUEST]` (in any case, with `tool` or the
-tool's own name in the opener), read as one more wrapper of the JSON call `<tool_call>` holds
+tool's own name in the opener, the latter also closed by `[/name]`), read as one more wrapper of the JSON call `<tool_call>` holds
 (`parsing/call_wrappers.py`); and a call with no "arguments" key inside call tags
 (`<tool_call>{"name": "current_date"}</tool_call>`), a call with no arguments, where a bare
 `{"name": ...}` stays data. One table per kind, in English and with Chinese content, each with
@@ -93,6 +93,35 @@ LM_STUDIO = [
         "inside the thinking, with nothing after it",
         f"<think>{{t}}\n[TOOL_REQUEST]{CALL}[END_TOOL_REQUEST]</think>",
         Act("search", {"query": "{q}"}, "{t}"),
+        chinese_markers=False,
+    ),
+    *variants(
+        "the tool's name in the opener, closed by its own [/name]",
+        '{t}\n[search]\n{"query": "{q}"}\n[/search]',
+        Act("search", {"query": "{q}"}, "{t}"),
+        chinese_markers=False,
+    ),
+    *variants(
+        "the tool's own closer in another case, on one line after a Thought",
+        'Thought: {t}\n[search]{"query": "{q}"}[/Search]',
+        Act("search", {"query": "{q}"}, "{t}"),
+    ),
+    *variants(
+        "the tool's name and its own closer inside the thinking, with nothing after it",
+        '<think>{t}\n[search]\n{"query": "{q}"}\n[END_TOOL_REQUEST]\n</think>',
+        Act("search", {"query": "{q}"}, "{t}"),
+        chinese_markers=False,
+    ),
+    *variants(
+        "a bracketed word closed by another word's closer stays prose",
+        '[note]\n{"name": "{a}", "pages": 3}\n[/quote]',
+        Final('[note]\n{"name": "{a}", "pages": 3}\n[/quote]'),
+        chinese_markers=False,
+    ),
+    *variants(
+        "a markdown link before an object stays prose",
+        '{a} See [search](https://example.com/api):\n{"query": "{q}"}',
+        Final('{a} See [search](https://example.com/api):\n{"query": "{q}"}'),
         chinese_markers=False,
     ),
     *variants(

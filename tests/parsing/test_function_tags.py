@@ -1,5 +1,6 @@
 """Tool calls written in tags as text: Qwen3-Coder's `<function=...><parameter=...>`, Llama's
-`<function=...>{...}`, GLM's, MiniMax-M2's `<invoke name=...><parameter name=...>`."""
+`<function=...>{...}`, GLM's, MiniMax-M2's `<invoke name=...><parameter name=...>`, and the same
+parameter tags after Roo Code's `[Tool Use: name]` marker."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from custom_react import CustomReActAgent
 from custom_react.arguments import bind_arguments
 from custom_react.parser import Action, FinalAnswer, parse_llm_response
 from custom_react.parsing.function_tags import find_function_tags
+from tests.parsing.test_parser import Act, Final, check, kind_params, parse_or_error, variants
 
 CALL = (
     "<tool_call>\n<function=get_weather>\n<parameter=city>\nDallas\n</parameter>\n"
@@ -120,3 +122,52 @@ def test_the_agent_runs_a_call_written_in_tags(script, tools, calls) -> None:
     assert result["output"] == "391"
     assert calls.calls == [("calculator", "17 * 23")]
     model.assert_consumed()
+
+
+# Roo Code's history marker, `[Tool Use: name]` on a line of its own, written by a model as its
+# call: MiniMax's parameter tags after it (closed by `</invoke>`, `</minimax:tool_call>` or
+# nothing), or a JSON object of the arguments. Followed by prose, or inside a sentence, it is no call.
+TOOL_USE_MARKER = [
+    *variants(
+        "parameter tags, no closer",
+        '[Tool Use: search]\n<parameter name="query">{q}</parameter>',
+        Act("search", {"query": "{q}"}, ""),
+        chinese_markers=False,
+    ),
+    *variants(
+        "after prose, with MiniMax's closers",
+        '{t}\n[Tool Use: search]\n<parameter name="query">{q}</parameter>\n</invoke>\n'
+        "</minimax:tool_call>",
+        Act("search", {"query": "{q}"}, "{t}"),
+        chinese_markers=False,
+    ),
+    *variants(
+        "a JSON object of the arguments",
+        '[Tool Use: search]\n{"query": "{q}"}',
+        Act("search", {"query": "{q}"}),
+        chinese_markers=False,
+    ),
+    *variants(
+        "inside the thinking, with nothing after it",
+        '<think>{t}\n[Tool Use: search]\n<parameter name="query">{q}</parameter>\n</think>',
+        Act("search", {"query": "{q}"}, "{t}"),
+        chinese_markers=False,
+    ),
+    *variants(
+        "followed by prose: an answer",
+        "[Tool Use: search]\n{a}",
+        Final("[Tool Use: search]\n{a}"),
+        chinese_markers=False,
+    ),
+    *variants(
+        "inside a sentence: an answer",
+        '{a} (it came from [Tool Use: search] <parameter name="query">{q}</parameter>)',
+        Final('{a} (it came from [Tool Use: search] <parameter name="query">{q}</parameter>)'),
+        chinese_markers=False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), kind_params({"tool-use-marker": TOOL_USE_MARKER}))
+def test_roo_code_s_tool_use_marker(text: str, expected: Act | Final) -> None:
+    check(parse_or_error(text), expected)

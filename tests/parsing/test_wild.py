@@ -67,7 +67,6 @@ LEFT = {
     "wild3/langchain-2127": "made-up questions and three Action Inputs: the first step wins",
     "wild3/smolagents-97": "a call cut off mid-string, under a `_name` key: data, so prose; the loop "
     "refuses a reply cut at the token limit when the server reports the cut",
-    "wild3/Roo-Code-10547": "a call opened by one agent's history marker (`[Tool Use: name]`), seen once",
     "wild3/github-app-2128": "the tail of a call with no name: prose with no markers is an answer",
     "wild4/oh-my-pi-8495": "kimi-k3's `<|open|>`/`<|sep|>`/`<|close|>` markup, garbled (a value runs "
     "into a broken closer, the text arguments missing), seen once: prose with no markers is an answer",
