@@ -21,7 +21,7 @@ from langchain_core.tools import BaseTool
 
 from custom_react.prompts import message
 from custom_react.steps import Step, ToolStep
-from custom_react.tool_schemas import by_example, input_example, json_types, tool_schema
+from custom_react.tool_schemas import json_types, tool_schema
 
 
 def argument_problem(tool: BaseTool, args: dict[str, Any], language: str = "en") -> str | None:
@@ -177,11 +177,9 @@ def example_values(
     BFCL's irrelevance cases); a tool run so answers nothing. A default or an enum's value in the
     example is a real value, and a zero the question or an Observation writes is meant.
     """
-    if not by_example(tool):
-        return []
     kept = [
         name
-        for name, example in input_example(tool).items()
+        for name, example in tool_schema(tool).example.items()  # {}: the tool shows no example
         if name in args and _placeholder_kept(args[name], example)
     ]
     if kept and any(_numbers_only(args[name]) for name in kept):
