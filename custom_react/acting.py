@@ -116,7 +116,7 @@ def act(
         return Observed(problem, "invalid_input")
     if not approved and (copied := copied_input(tool, request, memory, language)):
         return Observed(copied, "placeholder_input")  # the tool list's text, not an input
-    earlier, calls = memory.ran_before(tool.name, request.args)
+    earlier, calls = memory.ran_before(request)
     repeatable = metadata(tool).get("repeatable")
     if earlier is not None and not repeatable and toolbox.options.repeated_action != "allow":
         return Observed(repeated_action_message(tool.name, earlier, language), "repeated")

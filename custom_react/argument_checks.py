@@ -245,8 +245,9 @@ def insists(call: ToolStep, steps: Sequence[Step]) -> bool:
     means). The model read why it was refused and wrote the same call again (the same tool and
     arguments, `action_key`): it means it. Then the other guards apply as to any call.
     """
-    key = call.action_key
     return any(
-        isinstance(step, ToolStep) and step.status == "placeholder_input" and step.action_key == key
+        isinstance(step, ToolStep)
+        and step.status == "placeholder_input"
+        and step.action_key == call.action_key  # made once per step, when first compared
         for step in steps
     )
