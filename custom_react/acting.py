@@ -39,7 +39,6 @@ from typing import Any, NamedTuple
 
 from langchain_core.messages import ToolCall
 from langchain_core.runnables import RunnableConfig
-from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
 from custom_react.argument_checks import argument_problem, copied_input
@@ -174,7 +173,8 @@ def run_tool(
     if needs_approval and (refused := denial(tool, args, approve, language)) is not None:
         return Observed(refused, "denied")
     # Only a call a person approved carries the approval key; one smuggled in is overwritten.
-    config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: needs_approval})
+    configurable = {**config.get("configurable", {}), APPROVAL_CONFIG_KEY: needs_approval}
+    config = {**config, "configurable": configurable}  # the tool's `invoke` completes the rest
     try:
         # Only the tool call is guarded: its failure is an observation the model can act on.
         if isinstance(tool, SubAgentTool):  # it runs live inside this step (`sub_agents.py`)
