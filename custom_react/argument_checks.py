@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, Protocol
 
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
@@ -231,11 +232,18 @@ def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
     if not isinstance(value, str):
         return False
     written = value.strip().strip("'\"`.").strip().lower()
-    pattern = _PLACEHOLDER.format(name=re.escape(name.lower().replace("_", " ")))
-    if re.fullmatch(pattern, written.replace("_", " ")) is not None:
+    if _described(name).fullmatch(written.replace("_", " ")) is not None:
         return True  # the description of the input
-    quoted_name = re.compile(rf"""['"]{re.escape(name)}['"]""", re.IGNORECASE)
-    return _SCHEMA_TYPE.search(value) is not None and quoted_name.search(value) is not None
+    if _SCHEMA_TYPE.search(value) is None:
+        return False
+    quoted_name = rf"""['"]{re.escape(name)}['"]"""
+    return re.search(quoted_name, value, re.IGNORECASE) is not None  # the schema, by its name
+
+
+@lru_cache(maxsize=256)
+def _described(name: str) -> re.Pattern[str]:
+    """`_PLACEHOLDER` for the argument `name`, compiled once per name."""
+    return re.compile(_PLACEHOLDER.format(name=re.escape(name.lower().replace("_", " "))))
 
 
 def insists(call: ToolStep, steps: Sequence[Step]) -> bool:
