@@ -45,7 +45,7 @@ PARTS: dict[str, list[tuple[str, Any]]] = {
     "the tool-step guards": [
         ("custom_react.acting.argument_problem", lambda *args, **kwargs: None),
         ("custom_react.acting.copied_input", lambda *args, **kwargs: None),
-        ("custom_react.memory.RunMemory.ran_before", lambda self, tool, args: (None, 0)),
+        ("custom_react.memory.RunMemory.ran_before", lambda self, call: (None, 0)),
     ],
     "the prompt": [
         (

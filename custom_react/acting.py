@@ -39,7 +39,6 @@ from typing import Any, NamedTuple
 
 from langchain_core.messages import ToolCall
 from langchain_core.runnables import RunnableConfig
-from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
 from custom_react.argument_checks import argument_problem, copied_input
@@ -116,7 +115,7 @@ def act(
         return Observed(problem, "invalid_input")
     if not approved and (copied := copied_input(tool, request, memory, language)):
         return Observed(copied, "placeholder_input")  # the tool list's text, not an input
-    earlier, calls = memory.ran_before(tool.name, request.args)
+    earlier, calls = memory.ran_before(request)
     repeatable = metadata(tool).get("repeatable")
     if earlier is not None and not repeatable and toolbox.options.repeated_action != "allow":
         return Observed(repeated_action_message(tool.name, earlier, language), "repeated")
@@ -174,7 +173,8 @@ def run_tool(
     if needs_approval and (refused := denial(tool, args, approve, language)) is not None:
         return Observed(refused, "denied")
     # Only a call a person approved carries the approval key; one smuggled in is overwritten.
-    config = patch_config(config, configurable={APPROVAL_CONFIG_KEY: needs_approval})
+    configurable = {**config.get("configurable", {}), APPROVAL_CONFIG_KEY: needs_approval}
+    config = {**config, "configurable": configurable}  # the tool's `invoke` completes the rest
     try:
         # Only the tool call is guarded: its failure is an observation the model can act on.
         if isinstance(tool, SubAgentTool):  # it runs live inside this step (`sub_agents.py`)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, Protocol
 
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
@@ -21,7 +22,7 @@ from langchain_core.tools import BaseTool
 
 from custom_react.prompts import message
 from custom_react.steps import Step, ToolStep
-from custom_react.tool_schemas import by_example, input_example, json_types, tool_schema
+from custom_react.tool_schemas import json_types, tool_schema
 
 
 def argument_problem(tool: BaseTool, args: dict[str, Any], language: str = "en") -> str | None:
@@ -177,11 +178,9 @@ def example_values(
     BFCL's irrelevance cases); a tool run so answers nothing. A default or an enum's value in the
     example is a real value, and a zero the question or an Observation writes is meant.
     """
-    if not by_example(tool):
-        return []
     kept = [
         name
-        for name, example in input_example(tool).items()
+        for name, example in tool_schema(tool).example.items()  # {}: the tool shows no example
         if name in args and _placeholder_kept(args[name], example)
     ]
     if kept and any(_numbers_only(args[name]) for name in kept):
@@ -233,11 +232,18 @@ def placeholder_input(tool: BaseTool, args: dict[str, Any]) -> bool:
     if not isinstance(value, str):
         return False
     written = value.strip().strip("'\"`.").strip().lower()
-    pattern = _PLACEHOLDER.format(name=re.escape(name.lower().replace("_", " ")))
-    if re.fullmatch(pattern, written.replace("_", " ")) is not None:
+    if _described(name).fullmatch(written.replace("_", " ")) is not None:
         return True  # the description of the input
-    quoted_name = re.compile(rf"""['"]{re.escape(name)}['"]""", re.IGNORECASE)
-    return _SCHEMA_TYPE.search(value) is not None and quoted_name.search(value) is not None
+    if _SCHEMA_TYPE.search(value) is None:
+        return False
+    quoted_name = rf"""['"]{re.escape(name)}['"]"""
+    return re.search(quoted_name, value, re.IGNORECASE) is not None  # the schema, by its name
+
+
+@lru_cache(maxsize=256)
+def _described(name: str) -> re.Pattern[str]:
+    """`_PLACEHOLDER` for the argument `name`, compiled once per name."""
+    return re.compile(_PLACEHOLDER.format(name=re.escape(name.lower().replace("_", " "))))
 
 
 def insists(call: ToolStep, steps: Sequence[Step]) -> bool:
@@ -247,8 +253,9 @@ def insists(call: ToolStep, steps: Sequence[Step]) -> bool:
     means). The model read why it was refused and wrote the same call again (the same tool and
     arguments, `action_key`): it means it. Then the other guards apply as to any call.
     """
-    key = call.action_key
     return any(
-        isinstance(step, ToolStep) and step.status == "placeholder_input" and step.action_key == key
+        isinstance(step, ToolStep)
+        and step.status == "placeholder_input"
+        and step.action_key == call.action_key  # made once per step, when first compared
         for step in steps
     )

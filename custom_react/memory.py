@@ -35,7 +35,7 @@ from custom_react.running.inputs import AgentInput, read_input
 from custom_react.running.model_call import reply_metadata
 from custom_react.scratchpad import sent_back
 from custom_react.settings import AgentSettings
-from custom_react.steps import AnswerRejected, Observe, ParseFailure, Step, ToolStep, action_key
+from custom_react.steps import AnswerRejected, Observe, ParseFailure, Step, ToolStep
 
 StepT = TypeVar("StepT", bound=Step)
 RAN = ("ok", "error", "timed_out")
@@ -136,20 +136,19 @@ class RunMemory(BaseRun):
             return
         raise ResumeRefused(claimed_elsewhere(self.run_id, call.tool, call.tool_call_id))
 
-    def ran_before(self, tool: str, args: dict[str, Any]) -> tuple[str | None, int]:
-        """The observation of an earlier call of `tool` with `args`, and how often `tool` ran.
+    def ran_before(self, call: ToolStep) -> tuple[str | None, int]:
+        """The observation of an earlier call the same as `call`, and how often its tool ran.
 
         Only a call that worked counts as the same call again: one that failed may be tried
         again (its failure may have passed). Every call that ran counts towards the budget.
         """
-        key = action_key(tool, args)
         earlier: str | None = None
         calls = 0
         for step in self.steps:  # one pass; only this tool's steps are compared
-            if not isinstance(step, ToolStep) or step.tool != tool or step.status not in RAN:
+            if not isinstance(step, ToolStep) or step.tool != call.tool or step.status not in RAN:
                 continue
             calls += 1
-            if earlier is None and step.status == "ok" and step.action_key == key:
+            if earlier is None and step.status == "ok" and step.action_key == call.action_key:
                 earlier = step.observation
         return earlier, calls
 

@@ -38,17 +38,22 @@ class ToolSchema:
     """Parameters the loop fills and the model may not name (a `ToolRuntime`, injected ones)."""
     also_named: dict[str, str] = field(default_factory=dict)
     """Other names the tool's model reads an argument by, each with the name shown (`other_names`)."""
+    example: dict[str, Any] = field(default_factory=dict)
+    """The input the tool list shows the tool by (`input_example`); {} when it shows none."""
 
 
-_SCHEMAS: dict[int, tuple[BaseTool, ToolSchema]] = {}
+_SCHEMAS: dict[int, tuple[BaseTool, Any, ToolSchema]] = {}
 _MAX_SCHEMAS = 1024
 
 
 def tool_schema(tool: BaseTool) -> ToolSchema:
-    """The tool's `ToolSchema`, made the first time it is asked for and kept with the tool."""
+    """The tool's `ToolSchema`, made the first time it is asked for and kept with the tool.
+
+    A tool given another `args_schema` since gets its `ToolSchema` made again.
+    """
     known = _SCHEMAS.get(id(tool))
-    if known is not None and known[0] is tool:
-        return known[1]
+    if known is not None and known[0] is tool and known[1] is tool.args_schema:
+        return known[2]
     schema = input_schema(tool)
     try:
         validator = None if not schema else Draft202012Validator(schema)
@@ -56,10 +61,11 @@ def tool_schema(tool: BaseTool) -> ToolSchema:
         validator = None
     fields = getattr(tool.args_schema, "model_fields", None) or {}
     hidden = frozenset(fields) - set(tool.args)
-    made = ToolSchema(argument_schemas(tool), validator, hidden, other_names(tool))
+    example = input_example(tool) if by_example(tool) else {}
+    made = ToolSchema(argument_schemas(tool), validator, hidden, other_names(tool), example)
     if len(_SCHEMAS) >= _MAX_SCHEMAS:
         _SCHEMAS.clear()
-    _SCHEMAS[id(tool)] = (tool, made)
+    _SCHEMAS[id(tool)] = (tool, tool.args_schema, made)
     return made
 
 

@@ -18,8 +18,8 @@ import ast
 import functools
 import inspect
 import re
+import secrets
 import textwrap
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -93,7 +93,7 @@ class Toolbox:
         """
         tool, written = resolve_call(action.tool, action.tool_input, self.tools)
         args, tool_input = bind_arguments(tool, written)
-        call_id = f"call_{uuid.uuid4().hex[:12]}"
+        call_id = f"call_{secrets.token_hex(6)}"  # 12 random hex digits
         bound = replace(
             action,
             tool=tool.name if tool else action.tool,
